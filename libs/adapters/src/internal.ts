@@ -1,0 +1,1 @@
+export { stableHash } from './shared/stable-hash';

@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import { ToolgateError, type Issue } from '../errors/toolgate-error';
+import { checkJsonSchema } from '../json-schema/check-json-schema';
+import { ToolIRSchema, type ToolIR } from './tool-ir';
+
+/** Thrown by `parseToolIR`: `details.issues` lists every problem found, not just the first. */
+export class ToolIRError extends ToolgateError<{ issues: Issue[] }> {
+  constructor(issues: Issue[]) {
+    const summary = issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path}: ${issue.message}`)
+      .join('; ');
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    super('invalid_tool_ir', `Invalid ToolIR: ${summary}${more}`, { details: { issues } });
+  }
+
+  get issues(): Issue[] {
+    return this.details?.issues ?? [];
+  }
+}
+
+/** Renders a zod path as a JSON Pointer, the path format of every Toolgate issue. */
+export function toJsonPointer(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length === 0) return '/';
+  return path
+    .map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
+}
+
+/** Converts zod issues into Toolgate issues ({path, message}). */
+export function issuesFromZod(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({ path: toJsonPointer(issue.path), message: issue.message }));
+}
+
+function semanticIssues(tool: ToolIR): Issue[] {
+  const issues: Issue[] = [];
+  const rootType = tool.parameters['type'];
+  if (rootType !== 'object') {
+    issues.push({
+      path: '/parameters/type',
+      message: `the parameters schema must have type "object" at its root, got ${JSON.stringify(rootType)}`,
+    });
+  }
+  issues.push(...checkJsonSchema(tool.parameters, '/parameters'));
+  if (tool.outputSchema) issues.push(...checkJsonSchema(tool.outputSchema, '/outputSchema'));
+  if (tool.behavior.readonly && tool.behavior.destructive) {
+    issues.push({ path: '/behavior', message: 'a tool cannot be both readonly and destructive' });
+  }
+  if (tool.behavior.readonly && !tool.behavior.idempotent) {
+    issues.push({ path: '/behavior/idempotent', message: 'a readonly tool is idempotent: set idempotent to true' });
+  }
+  const fallback = tool.fallback ?? [];
+  if (fallback.includes(tool.name)) {
+    issues.push({ path: '/fallback', message: 'a tool cannot be its own fallback' });
+  }
+  if (new Set(fallback).size !== fallback.length) {
+    issues.push({ path: '/fallback', message: 'fallback tools must be unique' });
+  }
+  if ((tool.dependencies?.tools ?? []).includes(tool.name)) {
+    issues.push({ path: '/dependencies/tools', message: 'a tool cannot depend on itself' });
+  }
+  const tags = tool.tags ?? [];
+  if (new Set(tags).size !== tags.length) issues.push({ path: '/tags', message: 'tags must be unique' });
+  return issues;
+}
+
+/**
+ * Parses untrusted input into a ToolIR (defaults applied).
+ * Throws `ToolIRError` listing every problem as {path, message}; never throws anything else.
+ */
+export function parseToolIR(input: unknown): ToolIR {
+  const parsed = ToolIRSchema.safeParse(input);
+  if (!parsed.success) throw new ToolIRError(issuesFromZod(parsed.error));
+  const issues = semanticIssues(parsed.data);
+  if (issues.length > 0) throw new ToolIRError(issues);
+  return parsed.data;
+}
+
+/** Like `parseToolIR`, but returns the issues instead of throwing. */
+export function safeParseToolIR(
+  input: unknown,
+): { ok: true; value: ToolIR } | { ok: false; issues: Issue[] } {
+  try {
+    return { ok: true, value: parseToolIR(input) };
+  } catch (error) {
+    if (error instanceof ToolIRError) return { ok: false, issues: error.issues };
+    throw error;
+  }
+}

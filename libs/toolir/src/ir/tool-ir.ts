@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/** The ToolIR format version this library reads and writes. */
+export const TOOL_IR_SCHEMA_VERSION = '1.0';
+
+// semver.org's official pattern (https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string)
+const SEMVER_PATTERN =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+// Control characters in a tool name break every wire format and most logs.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** A tool's name as its owners write it; adapters map it to each provider's name rules reversibly. */
+export const ToolNameSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(256, 'must be at most 256 characters')
+  .refine((name) => !CONTROL_CHARACTERS.test(name), 'must not contain control characters')
+  .refine((name) => name.trim() === name, 'must not start or end with whitespace');
+
+/** A semantic version (semver 2.0.0), e.g. `2.1.0` or `3.0.0-rc.1`. */
+export const SemverSchema = z.string().regex(SEMVER_PATTERN, 'must be a semantic version like 1.2.3');
+
+/** A JSON Schema document (draft 2020-12) as a plain object. */
+export const JsonSchemaObjectSchema = z.record(z.string(), z.unknown());
+export type JsonSchema = z.infer<typeof JsonSchemaObjectSchema>;
+
+/** A tag: lower-case, short, usable in URLs and filters. */
+export const TagSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._:/-]{0,63}$/, 'must be 1-64 lower-case letters, digits or . _ : / -');
+
+/** What a tool does to the world; drives approvals, retries and provider annotations. */
+export const ToolBehaviorSchema = z.strictObject({
+  /** The tool only reads; it never changes state anywhere. */
+  readonly: z.boolean(),
+  /** The tool may delete or overwrite something that cannot be restored. */
+  destructive: z.boolean(),
+  /** Calling the tool twice with the same arguments has the same effect as once; only these are retried. */
+  idempotent: z.boolean(),
+  /** The tool reaches systems outside the operator's control (the internet, third parties). */
+  open_world: z.boolean().default(true),
+  /** When a person must approve a call before it runs. */
+  requires_approval: z.enum(['always', 'never', 'if_destructive']).default('if_destructive'),
+});
+export type ToolBehavior = z.infer<typeof ToolBehaviorSchema>;
+
+/** A per-tool rate limit, shared by every worker. */
+export const RateLimitSchema = z.strictObject({
+  /** Requests per minute. */
+  rpm: z.number().int().positive(),
+  /** Tokens (of arguments and results) per minute. */
+  tpm: z.number().int().positive().optional(),
+});
+
+/** Execution limits the gateway enforces for every call of the tool. */
+export const ToolConstraintsSchema = z.strictObject({
+  /** Wall-clock budget of one attempt; the executor is aborted when it runs out. */
+  timeout_ms: z.number().int().min(1).max(3_600_000),
+  /** Extra attempts after a transient failure; applied only to idempotent tools. */
+  max_retries: z.number().int().min(0).max(10).default(0),
+  rate_limit: RateLimitSchema.optional(),
+  /** Expected cost of one call in US dollars, for budgets and dashboards. */
+  cost_estimate_usd: z.number().nonnegative().optional(),
+});
+export type ToolConstraints = z.infer<typeof ToolConstraintsSchema>;
+
+/** What the tool needs besides its arguments. */
+export const ToolDependenciesSchema = z.strictObject({
+  /** Tools whose calls in the same turn must finish before this one starts. */
+  tools: z.array(ToolNameSchema).default([]),
+  data_sources: z.array(z.string().min(1)).default([]),
+  auth_scopes: z.array(z.string().min(1)).default([]),
+});
+export type ToolDependencies = z.infer<typeof ToolDependenciesSchema>;
+
+/** The provider-neutral description of one version of one tool. */
+export const ToolIRSchema = z.strictObject({
+  schema_version: z.literal(TOOL_IR_SCHEMA_VERSION),
+  /** Stable identity of the tool across renames and versions. */
+  id: z.uuid(),
+  name: ToolNameSchema,
+  /** A short human-readable name, for consoles and MCP `title`. */
+  title: z.string().min(1).max(256).optional(),
+  version: SemverSchema,
+  /** What the tool does and when to use it; the model reads this. */
+  description: z.string().max(16_384),
+  /** JSON Schema (2020-12) of the arguments; the root is an object schema. */
+  parameters: JsonSchemaObjectSchema,
+  /** JSON Schema (2020-12) of the structured result, if the tool declares one. */
+  outputSchema: JsonSchemaObjectSchema.optional(),
+  behavior: ToolBehaviorSchema,
+  constraints: ToolConstraintsSchema,
+  dependencies: ToolDependenciesSchema.optional(),
+  /** Tools tried in order when this one fails for good. */
+  fallback: z.array(ToolNameSchema).optional(),
+  tags: z.array(TagSchema).optional(),
+  /** Per-provider extras, e.g. `{anthropic: {cache_control: {type: 'ephemeral'}}}`. */
+  provider_hints: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  /** Protocol fields carried through unchanged, e.g. MCP `_meta` or `icons`. */
+  protocol_meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One version of one tool, as every Toolgate component sees it. */
+export type ToolIR = z.output<typeof ToolIRSchema>;
+/** What `parseToolIR` accepts: ToolIR with its defaults still optional. */
+export type ToolIRInput = z.input<typeof ToolIRSchema>;

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** Error codes every layer uses for a failed tool call; tools may add their own. */
+export const WELL_KNOWN_RESULT_ERROR_CODES = [
+  'invalid_arguments',
+  'incomplete_arguments',
+  'unknown_tool',
+  'policy_denied',
+  'approval_denied',
+  'approval_expired',
+  'rate_limited',
+  'timeout',
+  'cancelled',
+  'upstream_error',
+  'tool_error',
+  'outcome_unknown',
+  'internal',
+] as const;
+
+const AnnotationsSchema = z.looseObject({
+  audience: z.array(z.enum(['user', 'assistant'])).optional(),
+  priority: z.number().min(0).max(1).optional(),
+});
+
+/** A block of content in a tool result: the MCP content model, which every other wire can express. */
+export const ContentBlockSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional() }),
+  z.strictObject({
+    type: z.literal('image'),
+    /** Base64-encoded bytes. */
+    data: z.string(),
+    mimeType: z.string().min(1),
+    annotations: AnnotationsSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('audio'),
+    data: z.string(),
+    mimeType: z.string().min(1),
+    annotations: AnnotationsSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('resource_link'),
+    uri: z.string().min(1),
+    name: z.string().min(1),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    size: z.number().int().nonnegative().optional(),
+    annotations: AnnotationsSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('resource'),
+    resource: z.union([
+      z.strictObject({ uri: z.string().min(1), mimeType: z.string().optional(), text: z.string() }),
+      z.strictObject({ uri: z.string().min(1), mimeType: z.string().optional(), blob: z.string() }),
+    ]),
+    annotations: AnnotationsSchema.optional(),
+  }),
+]);
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+
+/** Why a call failed, in terms a model (and a person) can act on. */
+export const ToolResultErrorSchema = z.strictObject({
+  /** Stable machine-readable code, e.g. `invalid_arguments` or `timeout`. */
+  code: z.string().min(1),
+  message: z.string(),
+  /** Whether calling again with the same arguments may succeed. */
+  retryable: z.boolean(),
+  details: z.unknown().optional(),
+});
+export type ToolResultError = z.infer<typeof ToolResultErrorSchema>;
+
+/** The outcome of one tool call, in provider-neutral form. */
+export const ToolResultIRSchema = z
+  .strictObject({
+    /** The `ToolCallIR.id` this result answers. */
+    call_id: z.string().min(1),
+    name: z.string().min(1),
+    ok: z.boolean(),
+    /** The structured result of a successful call. */
+    data: z.unknown().optional(),
+    /** Content blocks for wires that carry rich results (text, images, resources). */
+    content: z.array(ContentBlockSchema).optional(),
+    error: ToolResultErrorSchema.optional(),
+    /** True when the result was cut to fit a budget; the full result stays retrievable. */
+    truncated: z.boolean().optional(),
+  })
+  .refine((result) => result.ok || result.error !== undefined, {
+    message: 'a failed result (ok: false) must carry an error',
+    path: ['error'],
+  });
+export type ToolResultIR = z.infer<typeof ToolResultIRSchema>;

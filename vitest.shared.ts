@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+import type { ViteUserConfig } from 'vitest/config';
+
+const workspaceRoot = path.dirname(fileURLToPath(import.meta.url));
+
+/** The `@toolgate/*` aliases, the same ones tsconfig.base.json declares for tsc and tsx. */
+export const toolgateAliases: Record<string, string> = {
+  '@toolgate/toolir': path.join(workspaceRoot, 'libs/toolir/src/index.ts'),
+  '@toolgate/adapters/internal': path.join(workspaceRoot, 'libs/adapters/src/internal.ts'),
+  '@toolgate/adapters': path.join(workspaceRoot, 'libs/adapters/src/index.ts'),
+  '@toolgate/engine': path.join(workspaceRoot, 'libs/engine/src/index.ts'),
+  '@toolgate/sdk': path.join(workspaceRoot, 'libs/sdk/src/index.ts'),
+};
+
+export interface ProjectTestOptions {
+  /** Compile with SWC so NestJS decorators emit the metadata its injector reads. */
+  decorators?: boolean;
+  /** Extra include globs (defaults to `src/**\/*.test.ts` and `test/**\/*.test.ts`). */
+  include?: string[];
+  /** Integration tests share Postgres and Redis: run their files one at a time. */
+  serial?: boolean;
+  testTimeout?: number;
+  globalSetup?: string[];
+}
+
+/** One vitest configuration for every project, so each runs the same way under `nx run-many -t test`. */
+export function defineProjectTestConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+  return defineConfig({
+    root: projectDir,
+    resolve: { alias: toolgateAliases },
+    plugins: options.decorators
+      ? [
+          swc.vite({
+            module: { type: 'es6' },
+            jsc: {
+              target: 'es2022',
+              parser: { syntax: 'typescript', decorators: true },
+              transform: { legacyDecorator: true, decoratorMetadata: true },
+            },
+          }),
+        ]
+      : [],
+    test: {
+      include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: options.testTimeout ?? 20_000,
+      hookTimeout: 60_000,
+      ...(options.serial ? { fileParallelism: false } : {}),
+      ...(options.globalSetup ? { globalSetup: options.globalSetup } : {}),
+      reporters: process.env['CI'] ? ['default'] : ['default'],
+      typecheck: { enabled: false },
+    },
+  });
+}
