@@ -113,6 +113,11 @@ export default tseslint.config(
     },
   },
   {
+    // Project configs extend the workspace's shared config by path; that is not a cross-project import.
+    files: ['**/vitest.config.ts', '**/next.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+
+export const metadata = {
+  title: 'Toolgate console',
+  description: 'Catalog, releases, policies, approvals, calls and audit for Toolgate.',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
+}
