@@ -34,6 +34,73 @@ export {
   type ToolResultError,
   type ContentBlock,
 } from './ir/tool-result-ir';
-export { parseToolIR, safeParseToolIR, ToolIRError, issuesFromZod, toJsonPointer } from './ir/parse-tool-ir';
+export {
+  parseToolIR,
+  safeParseToolIR,
+  ToolIRError,
+  issuesFromZod,
+  toJsonPointer,
+} from './ir/parse-tool-ir';
 export { checkJsonSchema } from './json-schema/check-json-schema';
 export { canonicalJson } from './json/canonical-json';
+export { cloneJson } from './json/clone-json';
+export {
+  walkSchema,
+  mapSchema,
+  childSubschemas,
+  escapePointerToken,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  ARRAY_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  type SchemaNode,
+  type SubschemaLocation,
+  type ChildSubschema,
+} from './json-schema/walk-schema';
+export { schemaKeywords } from './json-schema/schema-keywords';
+export { findUnguardedCycles } from './json-schema/find-unguarded-cycles';
+export { validateArguments } from './validation/validate-arguments';
+export {
+  compileValidator,
+  clearValidatorCache,
+  setValidatorCacheCapacity,
+  VALIDATOR_CACHE_CAPACITY,
+  type ArgumentValidator,
+  type ValidatableTool,
+} from './validation/compile-validator';
+export {
+  describeArgumentErrors,
+  toInvalidArgumentsError,
+  type ArgumentError,
+  type ArgumentValidationResult,
+} from './validation/argument-error';
+export { compareVersions, assertSemver } from './versions/compare-versions';
+export { canaryBucket, isInCanary, CANARY_BUCKETS } from './versions/canary-bucket';
+export {
+  resolveVersion,
+  type ResolveVersionInput,
+  type ResolvedVersion,
+  type ResolutionReason,
+  type VersionCandidate,
+  type CanaryRollout,
+} from './versions/resolve-version';
+export { uuidV5, TOOL_ID_NAMESPACE, NAMESPACE_URL } from './hash/uuid-v5';
+export {
+  normalizeSchema,
+  type NormalizedSchema,
+  type NormalizeSchemaOptions,
+} from './json-schema/normalize-schema';
+export {
+  parseJsonPointer,
+  formatJsonPointer,
+  resolveJsonPointer,
+} from './json-schema/json-pointer';
+export {
+  defineTool,
+  type DefinedTool,
+  type DefineToolOptions,
+  type DefineToolFields,
+  type ToolHandler,
+  type ToolHandlerContext,
+  type ToolHandlerResult,
+  type ToolParametersSchema,
+} from './define-tool/define-tool';

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { ToolgateError, type Issue } from '../errors/toolgate-error';
 import { checkJsonSchema } from '../json-schema/check-json-schema';
-import { ToolIRSchema, type ToolIR } from './tool-ir';
+import { findUnguardedCycles } from '../json-schema/find-unguarded-cycles';
+import { ToolIRSchema, type JsonSchema, type ToolIR } from './tool-ir';
 
 /** Thrown by `parseToolIR`: `details.issues` lists every problem found, not just the first. */
 export class ToolIRError extends ToolgateError<{ issues: Issue[] }> {
@@ -32,6 +33,12 @@ export function issuesFromZod(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => ({ path: toJsonPointer(issue.path), message: issue.message }));
 }
 
+// A schema must be valid and also finite: a $ref cycle that never descends makes every validator recurse forever.
+function schemaIssues(schema: JsonSchema, basePath: string): Issue[] {
+  const metaIssues = checkJsonSchema(schema, basePath);
+  return metaIssues.length > 0 ? metaIssues : findUnguardedCycles(schema, basePath);
+}
+
 function semanticIssues(tool: ToolIR): Issue[] {
   const issues: Issue[] = [];
   const rootType = tool.parameters['type'];
@@ -41,13 +48,16 @@ function semanticIssues(tool: ToolIR): Issue[] {
       message: `the parameters schema must have type "object" at its root, got ${JSON.stringify(rootType)}`,
     });
   }
-  issues.push(...checkJsonSchema(tool.parameters, '/parameters'));
-  if (tool.outputSchema) issues.push(...checkJsonSchema(tool.outputSchema, '/outputSchema'));
+  issues.push(...schemaIssues(tool.parameters, '/parameters'));
+  if (tool.outputSchema) issues.push(...schemaIssues(tool.outputSchema, '/outputSchema'));
   if (tool.behavior.readonly && tool.behavior.destructive) {
     issues.push({ path: '/behavior', message: 'a tool cannot be both readonly and destructive' });
   }
   if (tool.behavior.readonly && !tool.behavior.idempotent) {
-    issues.push({ path: '/behavior/idempotent', message: 'a readonly tool is idempotent: set idempotent to true' });
+    issues.push({
+      path: '/behavior/idempotent',
+      message: 'a readonly tool is idempotent: set idempotent to true',
+    });
   }
   const fallback = tool.fallback ?? [];
   if (fallback.includes(tool.name)) {
@@ -60,7 +70,8 @@ function semanticIssues(tool: ToolIR): Issue[] {
     issues.push({ path: '/dependencies/tools', message: 'a tool cannot depend on itself' });
   }
   const tags = tool.tags ?? [];
-  if (new Set(tags).size !== tags.length) issues.push({ path: '/tags', message: 'tags must be unique' });
+  if (new Set(tags).size !== tags.length)
+    issues.push({ path: '/tags', message: 'tags must be unique' });
   return issues;
 }
 
@@ -71,7 +82,15 @@ function semanticIssues(tool: ToolIR): Issue[] {
 export function parseToolIR(input: unknown): ToolIR {
   const parsed = ToolIRSchema.safeParse(input);
   if (!parsed.success) throw new ToolIRError(issuesFromZod(parsed.error));
-  const issues = semanticIssues(parsed.data);
+  let issues: Issue[];
+  try {
+    issues = semanticIssues(parsed.data);
+  } catch (error) {
+    // Schema checks recurse; a schema nested deeper than the stack is refused, never a crash.
+    if (error instanceof RangeError)
+      throw new ToolIRError([{ path: '/', message: 'is nested too deeply' }]);
+    throw error;
+  }
   if (issues.length > 0) throw new ToolIRError(issues);
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import type { Issue } from '../errors/toolgate-error';
 
 // One Ajv instance only for meta-schema checks: compiling schemas happens elsewhere, with caching.
@@ -23,8 +24,49 @@ export function checkJsonSchema(schema: unknown, basePath = ''): Issue[] {
     ];
   }
   if (metaValidator.validateSchema(schema) === true) return [];
-  return (metaValidator.errors ?? []).map((error) => ({
-    path: `${basePath}${error.instancePath}` || '/',
-    message: error.message ?? 'is not valid JSON Schema',
+  return metaSchemaIssues(metaValidator.errors ?? []).map((issue) => ({
+    path: `${basePath}${issue.path}` || '/',
+    message: issue.message,
   }));
+}
+
+function describeMetaError(error: ErrorObject): string {
+  const allowed = (error.params as Record<string, unknown>)['allowedValues'];
+  if (error.keyword === 'enum' && Array.isArray(allowed))
+    return `must be one of: ${allowed.map(String).join(', ')}`;
+  return error.message ?? 'is not valid JSON Schema';
+}
+
+/** One issue per failed `anyOf` of the meta-schema (e.g. `type`: a name or a list of names), not one per branch. */
+function metaSchemaIssues(errors: readonly ErrorObject[]): Issue[] {
+  const folded = new Set<ErrorObject>();
+  const summaries = new Map<ErrorObject, string>();
+  for (const parent of errors.filter((error) => error.keyword === 'anyOf')) {
+    // Branch errors come right before their anyOf; their schemaPath may run through a $ref, so match by position and path.
+    const branches = errors
+      .slice(0, errors.indexOf(parent))
+      .filter(
+        (error) =>
+          !folded.has(error) &&
+          error.keyword !== 'anyOf' &&
+          error.instancePath === parent.instancePath,
+      );
+    if (branches.length === 0) continue;
+    branches.forEach((branch) => folded.add(branch));
+    summaries.set(parent, branches.map(describeMetaError).join(', or '));
+  }
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (folded.has(error)) continue;
+    const issue = {
+      path: error.instancePath,
+      message: summaries.get(error) ?? describeMetaError(error),
+    };
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
 }
