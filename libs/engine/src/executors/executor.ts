@@ -1,0 +1,72 @@
+import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
+import type { FailureSignal } from '../classification/failure-signal';
+import type { EngineLogger } from '../telemetry/logger';
+import type { ExecutorConfig, ExecutorKind } from './executor-config';
+
+/** A progress report from a running tool. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Everything an executor gets for one attempt. */
+export interface ExecutorRequest<TConfig extends ExecutorConfig = ExecutorConfig> {
+  tool: ToolIR;
+  call: ToolCallIR;
+  /** The validated arguments (defaults applied). */
+  arguments: Record<string, unknown>;
+  config: TConfig;
+  /** Aborted when the attempt times out or the caller cancels; executors must stop their I/O. */
+  signal: AbortSignal;
+  reportProgress: (update: ProgressUpdate) => void;
+  /** The injected clock, e.g. for `Retry-After` dates. */
+  now: () => number;
+  logger: EngineLogger;
+}
+
+/** What one attempt produced: data (and content blocks) or a failure to classify. */
+export type ExecutorOutcome =
+  { ok: true; data?: unknown; content?: ContentBlock[] } | { ok: false; failure: FailureSignal };
+
+/** Runs tools of one executor kind. */
+export interface ToolExecutor<TKind extends ExecutorKind = ExecutorKind> {
+  readonly kind: TKind;
+  execute(
+    request: ExecutorRequest<Extract<ExecutorConfig, { kind: TKind }>>,
+  ): Promise<ExecutorOutcome>;
+}
+
+/** Thrown by builtin handlers (or executors) to report a failure with classification data. */
+export class ToolExecutionError extends Error {
+  /** The failure as the classification table reads it. */
+  readonly signal: FailureSignal;
+
+  constructor(signal: FailureSignal) {
+    super(signal.message);
+    this.name = 'ToolExecutionError';
+    this.signal = signal;
+  }
+}
+
+/** Reads a Node/undici error code (`ECONNRESET`, `UND_ERR_SOCKET`) from an error or its cause. */
+export function networkCodeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Turns anything an executor threw into a failure signal. */
+export function failureFromError(error: unknown, signal: AbortSignal): FailureSignal {
+  if (error instanceof ToolExecutionError) return error.signal;
+  const message = error instanceof Error ? error.message : String(error);
+  if (signal.aborted) return { aborted: true, message: 'the call was cancelled' };
+  const networkCode = networkCodeOf(error);
+  if (networkCode !== undefined)
+    return { network_code: networkCode, message: `network error ${networkCode}` };
+  return { code: 'tool_error', message };
+}

@@ -1,0 +1,300 @@
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
+import { readBody, startTestServer } from '../__fixtures__/http-test-server';
+import type { TestServer } from '../__fixtures__/http-test-server';
+import { executeCall } from '../pipeline/execute-call';
+import type { HttpExecutorConfig } from './executor-config';
+import { createHttpExecutor } from './http-executor';
+import { staticSecretResolver } from './secret-resolver';
+
+const SECRET = 'sk-live-very-secret-value-123';
+
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function serve(handler: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
+  const server = await startTestServer(handler);
+  servers.push(server);
+  return server;
+}
+
+function httpTool(input: {
+  name?: string;
+  config: Omit<HttpExecutorConfig, 'headers' | 'max_response_bytes'> & Partial<HttpExecutorConfig>;
+  idempotent?: boolean;
+  timeout_ms?: number;
+  max_retries?: number;
+}) {
+  return ToolBuilder.from({ name: input.name ?? 'http_tool' })
+    .behavior({ idempotent: input.idempotent ?? true })
+    .constraints({ timeout_ms: input.timeout_ms ?? 2000, max_retries: input.max_retries ?? 0 })
+    .executor(input.config)
+    .build();
+}
+
+function harnessFor(tool: ReturnType<typeof httpTool>) {
+  return createHarness({
+    tools: [tool],
+    executors: { http: createHttpExecutor({ secrets: staticSecretResolver({ API_KEY: SECRET }) }) },
+  });
+}
+
+describe('http executor', () => {
+  it('fills URL placeholders (encoded), sends the rest as query or JSON body, and resolves secret headers', async () => {
+    const seen: {
+      method: string | undefined;
+      url: string | undefined;
+      auth: string | undefined;
+      body: string;
+    }[] = [];
+    const server = await serve((request, response) => {
+      void readBody(request).then((body) => {
+        seen.push({
+          method: request.method,
+          url: request.url,
+          auth: request.headers.authorization,
+          body,
+        });
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ ok: true }));
+      });
+    });
+    const getTool = httpTool({
+      name: 'get_order',
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/orders/{order_id}`,
+        headers: { authorization: { secret: 'API_KEY', prefix: 'Bearer ' } },
+      },
+    });
+    const postTool = httpTool({
+      name: 'create_note',
+      config: { kind: 'http', method: 'POST', url: `${server.url}/users/{user}/notes` },
+    });
+    const { context } = createHarness({
+      tools: [getTool, postTool],
+      executors: {
+        http: createHttpExecutor({ secrets: staticSecretResolver({ API_KEY: SECRET }) }),
+      },
+    });
+    const got = await executeCall(
+      callOf('get_order', { order_id: 'a/b c', expand: 'items' }),
+      context,
+    );
+    expect(got.result).toMatchObject({ ok: true, data: { ok: true } });
+    const posted = await executeCall(callOf('create_note', { user: 'u1', text: 'hi' }), context);
+    expect(posted.result.ok).toBe(true);
+    expect(seen[0]).toMatchObject({
+      method: 'GET',
+      url: '/orders/a%2Fb%20c?expand=items',
+      auth: `Bearer ${SECRET}`,
+      body: '',
+    });
+    expect(seen[1]).toMatchObject({
+      method: 'POST',
+      url: '/users/u1/notes',
+      body: '{"text":"hi"}',
+    });
+  });
+
+  it('keeps secrets out of logs and errors', async () => {
+    const server = await serve((request, response) => {
+      response.statusCode = 400;
+      response.setHeader('content-type', 'application/json');
+      // A careless upstream echoing the credentials back.
+      response.end(JSON.stringify({ error: `bad key ${request.headers.authorization ?? ''}` }));
+    });
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/x`,
+        headers: { authorization: { secret: 'API_KEY' } },
+      },
+    });
+    const { context } = harnessFor(tool);
+    const lines: string[] = [];
+    context.logger = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          lines.push(chunk.toString());
+          callback();
+        },
+      }),
+    );
+    const outcome = await executeCall(callOf('http_tool'), context);
+    expect(outcome.result.error?.code).toBe('tool_error');
+    expect(JSON.stringify(outcome)).not.toContain(SECRET);
+    expect(JSON.stringify(outcome)).toContain('[redacted]');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('')).not.toContain(SECRET);
+  });
+
+  it('fails without calling when a referenced secret is missing, naming only the secret', async () => {
+    let hits = 0;
+    const server = await serve((_request, response) => {
+      hits += 1;
+      response.end();
+    });
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: server.url,
+        headers: { 'x-key': { secret: 'MISSING' } },
+      },
+    });
+    const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
+    expect(hits).toBe(0);
+    expect(outcome.result.error?.code).toBe('internal');
+  });
+
+  it('aborts the connection when the timeout fires', async () => {
+    let requestAt = 0;
+    let closeAt = 0;
+    let markClosed: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => {
+      markClosed = resolve;
+    });
+    const server = await serve((request) => {
+      requestAt = Date.now();
+      // Never answer: the server only watches the client hang up.
+      request.on('close', () => {
+        closeAt = Date.now();
+        markClosed();
+      });
+    });
+    const tool = httpTool({
+      config: { kind: 'http', method: 'GET', url: `${server.url}/slow` },
+      timeout_ms: 150,
+    });
+    const [outcome] = await Promise.all([
+      executeCall(callOf('http_tool'), harnessFor(tool).context),
+      closed,
+    ]);
+    expect(outcome.result.error?.code).toBe('timeout');
+    expect(closeAt - requestAt).toBeGreaterThanOrEqual(100);
+    expect(closeAt - requestAt).toBeLessThan(2000);
+  });
+
+  it('stops reading past the response size cap', async () => {
+    let serverSawClose = false;
+    let written = 0;
+    const server = await serve((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.on('close', () => {
+        serverSawClose = true;
+      });
+      const chunk = 'x'.repeat(16 * 1024);
+      const pump = (): void => {
+        // Up to 50 MB unless the client hangs up first.
+        while (!response.destroyed && written < 50 * 1024 * 1024) {
+          written += chunk.length;
+          if (!response.write(chunk)) {
+            response.once('drain', pump);
+            return;
+          }
+        }
+        if (!response.destroyed) response.end();
+      };
+      pump();
+    });
+    const tool = httpTool({
+      config: { kind: 'http', method: 'GET', url: server.url, max_response_bytes: 64 * 1024 },
+    });
+    const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
+    expect(outcome.result.error).toMatchObject({
+      code: 'tool_error',
+      message: 'the response is larger than the 65536-byte limit',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(serverSawClose).toBe(true);
+    expect(written).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('rejects a declared Content-Length over the cap without reading', async () => {
+    const server = await serve((_request, response) => {
+      response.setHeader('content-length', String(10_000));
+      response.end('y'.repeat(10_000));
+    });
+    const tool = httpTool({
+      config: { kind: 'http', method: 'GET', url: server.url, max_response_bytes: 1000 },
+    });
+    const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
+    expect(outcome.result.error?.message).toContain('1000-byte limit');
+  });
+
+  it('honors Retry-After in seconds and as an HTTP date', async () => {
+    let hits = 0;
+    let retryAfter = '';
+    const server = await serve((_request, response) => {
+      hits += 1;
+      if (hits % 2 === 1) {
+        response.statusCode = 503;
+        response.setHeader('retry-after', retryAfter);
+        response.end('busy');
+        return;
+      }
+      response.setHeader('content-type', 'application/json');
+      response.end('{"done":true}');
+    });
+    const tool = httpTool({
+      config: { kind: 'http', method: 'GET', url: server.url },
+      max_retries: 1,
+    });
+    const harness = harnessFor(tool);
+    retryAfter = '3';
+    expect((await executeCall(callOf('http_tool'), harness.context)).result).toMatchObject({
+      ok: true,
+      data: { done: true },
+    });
+    retryAfter = new Date(harness.clock.time + 5000).toUTCString();
+    expect((await executeCall(callOf('http_tool'), harness.context)).result.ok).toBe(true);
+    expect(harness.clock.sleeps).toEqual([3000, 5000]);
+  });
+
+  it('does not retry a non-idempotent POST on 503', async () => {
+    let hits = 0;
+    const server = await serve((_request, response) => {
+      hits += 1;
+      response.statusCode = 503;
+      response.end();
+    });
+    const tool = httpTool({
+      config: { kind: 'http', method: 'POST', url: server.url },
+      idempotent: false,
+      max_retries: 3,
+    });
+    const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
+    expect(hits).toBe(1);
+    expect(outcome.result.error).toMatchObject({ code: 'upstream_error', retryable: true });
+  });
+
+  it('classifies a refused connection as a transient upstream error', async () => {
+    const server = await serve(() => undefined);
+    const url = server.url;
+    await server.close();
+    servers = [];
+    const tool = httpTool({ config: { kind: 'http', method: 'GET', url }, max_retries: 1 });
+    const harness = harnessFor(tool);
+    const outcome = await executeCall(callOf('http_tool'), harness.context);
+    expect(outcome.result.error).toMatchObject({ code: 'upstream_error', retryable: true });
+    expect(outcome.execution.attempts).toBe(2);
+  });
+
+  it('fails with invalid_arguments when a URL placeholder has no argument', async () => {
+    const tool = httpTool({
+      config: { kind: 'http', method: 'GET', url: 'http://127.0.0.1:9/{id}' },
+    });
+    const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
+    expect(outcome.result.error).toMatchObject({ code: 'invalid_arguments' });
+    expect(outcome.result.error?.message).toContain('"id"');
+  });
+});

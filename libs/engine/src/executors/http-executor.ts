@@ -1,0 +1,178 @@
+import { request as sendRequest } from 'undici';
+import type { Dispatcher } from 'undici';
+import { parseRetryAfter } from '../retry/backoff';
+import type { FailureSignal } from '../classification/failure-signal';
+import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
+import { failureFromError, ToolExecutionError } from './executor';
+import type { HttpExecutorConfig } from './executor-config';
+import type { SecretResolver } from './secret-resolver';
+import { redactSecrets, resolveHeaders } from './secret-resolver';
+
+/** Options of the `http` executor. */
+export interface HttpExecutorOptions {
+  /** Resolves `{secret: 'NAME'}` header values. */
+  secrets?: SecretResolver;
+  /** An undici dispatcher (agent, pool or proxy); the global one by default. */
+  dispatcher?: Dispatcher;
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const MAX_ERROR_BODY_CHARS = 2048;
+
+function stringify(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
+}
+
+/** Fills `{arg}` placeholders (URL-encoded) and returns the URL with the arguments it did not use. */
+function fillUrl(
+  template: string,
+  args: Record<string, unknown>,
+): { url: URL; remaining: Record<string, unknown> } {
+  const used = new Set<string>();
+  const filled = template.replace(PLACEHOLDER, (_match, name: string) => {
+    const value = args[name];
+    if (value === undefined || value === null) {
+      throw new ToolExecutionError({
+        code: 'invalid_arguments',
+        message: `argument "${name}" is required to build the request URL`,
+      });
+    }
+    used.add(name);
+    return encodeURIComponent(stringify(value));
+  });
+  const remaining = Object.fromEntries(Object.entries(args).filter(([key]) => !used.has(key)));
+  return { url: new URL(filled), remaining };
+}
+
+function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Destroys a response body, closing its connection; the resulting abort error is expected and ignored. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > maxBytes) {
+      // Stop reading at once: the rest of an oversized response is never buffered.
+      discard(body);
+      return undefined;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function decode(
+  buffer: Buffer,
+  contentType: string | undefined,
+): { ok: true; value: unknown } | { ok: false } {
+  const text = buffer.toString('utf8');
+  if (contentType !== undefined && /\bjson\b/i.test(contentType)) {
+    if (text.length === 0) return { ok: true, value: null };
+    try {
+      return { ok: true, value: JSON.parse(text) as unknown };
+    } catch {
+      return { ok: false };
+    }
+  }
+  return { ok: true, value: text };
+}
+
+async function executeHttp(
+  request: ExecutorRequest<HttpExecutorConfig>,
+  options: HttpExecutorOptions,
+): Promise<ExecutorOutcome> {
+  const { config, signal } = request;
+  let secretValues: string[] = [];
+  try {
+    const { url, remaining } = fillUrl(config.url, request.arguments);
+    const bodyMode =
+      config.body ??
+      (['POST', 'PUT', 'PATCH'].includes(config.method) ? 'remaining_arguments' : 'none');
+    const queryMode =
+      config.query ??
+      (['GET', 'HEAD', 'DELETE'].includes(config.method) ? 'remaining_arguments' : 'none');
+    if (queryMode === 'remaining_arguments') {
+      for (const [key, value] of Object.entries(remaining)) {
+        if (value !== undefined && value !== null) url.searchParams.append(key, stringify(value));
+      }
+    }
+    const resolved = await resolveHeaders(config.headers, options.secrets);
+    secretValues = resolved.secretValues;
+    const headers: Record<string, string> = { accept: 'application/json', ...resolved.headers };
+    let body: string | undefined;
+    if (bodyMode !== 'none') {
+      body = JSON.stringify(bodyMode === 'arguments' ? request.arguments : remaining);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await sendRequest(url, {
+      method: config.method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal,
+      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+    });
+    const contentType = headerValue(response.headers, 'content-type');
+    const declaredLength = Number(headerValue(response.headers, 'content-length') ?? Number.NaN);
+    const tooLarge: FailureSignal = {
+      code: 'response_too_large',
+      message: `the response is larger than the ${config.max_response_bytes}-byte limit`,
+    };
+    if (Number.isFinite(declaredLength) && declaredLength > config.max_response_bytes) {
+      discard(response.body);
+      return { ok: false, failure: tooLarge };
+    }
+    const buffer = await readCapped(response.body, config.max_response_bytes);
+    if (buffer === undefined) return { ok: false, failure: tooLarge };
+    const decoded = decode(buffer, contentType);
+    const { statusCode } = response;
+    if (statusCode < 200 || statusCode >= 300) {
+      const retryAfter = parseRetryAfter(
+        headerValue(response.headers, 'retry-after'),
+        request.now(),
+      );
+      const detailBody = decoded.ok ? decoded.value : buffer.toString('utf8');
+      const failure: FailureSignal = {
+        http_status: statusCode,
+        message: `${config.method} ${url.origin}${url.pathname} answered HTTP ${statusCode}`,
+        details: {
+          status: statusCode,
+          body:
+            typeof detailBody === 'string' ? detailBody.slice(0, MAX_ERROR_BODY_CHARS) : detailBody,
+        },
+        ...(retryAfter === undefined ? {} : { retry_after_ms: retryAfter }),
+      };
+      return { ok: false, failure: redactSecrets(failure, secretValues) };
+    }
+    if (!decoded.ok)
+      return {
+        ok: false,
+        failure: { code: 'tool_error', message: 'the response is not valid JSON' },
+      };
+    return { ok: true, data: redactSecrets(decoded.value, secretValues) };
+  } catch (error) {
+    return { ok: false, failure: redactSecrets(failureFromError(error, signal), secretValues) };
+  }
+}
+
+/** The `http` executor: undici requests with secret headers, a response size cap and abort on timeout. */
+export function createHttpExecutor(options: HttpExecutorOptions = {}): ToolExecutor<'http'> {
+  return { kind: 'http', execute: (request) => executeHttp(request, options) };
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
+import { startTestServer } from '../__fixtures__/http-test-server';
+import type { TestServer } from '../__fixtures__/http-test-server';
+import { executeCall } from '../pipeline/execute-call';
+import { createMcpExecutor } from './mcp-executor';
+import { staticSecretResolver } from './secret-resolver';
+
+interface Upstream {
+  server: TestServer;
+  url: string;
+  cancelled: Promise<string>;
+  authorizations: string[];
+}
+
+let upstreams: Upstream[] = [];
+afterEach(async () => {
+  await Promise.all(upstreams.map((upstream) => upstream.server.close()));
+  upstreams = [];
+});
+
+function buildMcpServer(onCancelled: (reason: string) => void): McpServer {
+  const server = new McpServer({ name: 'upstream', version: '1.0.0' });
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      if (progressToken !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: 1, total: 2, message: 'adding' },
+        });
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: 2, total: 2 },
+        });
+      }
+      return {
+        content: [{ type: 'text', text: String(a + b) }],
+        structuredContent: { sum: a + b },
+      };
+    },
+  );
+  server.registerTool('fail', { description: 'Always fails.' }, () => ({
+    content: [{ type: 'text', text: 'the ledger is locked' }],
+    isError: true,
+  }));
+  server.registerTool(
+    'wait_forever',
+    { description: 'Waits until cancelled.' },
+    (extra) =>
+      new Promise((resolve) => {
+        extra.signal.addEventListener('abort', () => {
+          onCancelled(String(extra.signal.reason));
+          resolve({ content: [{ type: 'text', text: 'cancelled' }] });
+        });
+      }),
+  );
+  return server;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const authorizations: string[] = [];
+  let onCancelled: (reason: string) => void = () => undefined;
+  const cancelled = new Promise<string>((resolve) => {
+    onCancelled = resolve;
+  });
+  const server = await startTestServer((request, response) => {
+    authorizations.push(request.headers.authorization ?? '');
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (existing !== undefined) {
+      void existing.handleRequest(request, response);
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+      },
+    });
+    void buildMcpServer(onCancelled)
+      .connect(transport)
+      .then(() => transport.handleRequest(request, response));
+  });
+  const upstream = { server, url: `${server.url}/mcp`, cancelled, authorizations };
+  upstreams.push(upstream);
+  return upstream;
+}
+
+function mcpTool(input: { name: string; url: string; upstreamTool?: string; timeout_ms?: number }) {
+  return ToolBuilder.from({ name: input.name })
+    .constraints({ timeout_ms: input.timeout_ms ?? 5000 })
+    .executor({
+      kind: 'mcp',
+      url: input.url,
+      ...(input.upstreamTool === undefined ? {} : { tool: input.upstreamTool }),
+      headers: { authorization: { secret: 'MCP_TOKEN', prefix: 'Bearer ' } },
+    })
+    .build();
+}
+
+function harnessFor(tool: ReturnType<typeof mcpTool>) {
+  return createHarness({
+    tools: [tool],
+    executors: {
+      mcp: createMcpExecutor({ secrets: staticSecretResolver({ MCP_TOKEN: 'mcp-token-1' }) }),
+    },
+  });
+}
+
+describe('mcp executor', () => {
+  it('calls an upstream tool over Streamable HTTP and forwards its progress', async () => {
+    const upstream = await startUpstream();
+    const tool = mcpTool({ name: 'sum', url: upstream.url, upstreamTool: 'add' });
+    const { context, events } = harnessFor(tool);
+    const outcome = await executeCall(callOf('sum', { a: 2, b: 3 }), context);
+    expect(outcome.result).toMatchObject({
+      ok: true,
+      data: { sum: 5 },
+      content: [{ type: 'text', text: '5' }],
+    });
+    const progress = events.events.filter((event) => event.type === 'progress');
+    expect(progress).toMatchObject([
+      { progress: 1, total: 2, message: 'adding' },
+      { progress: 2, total: 2 },
+    ]);
+    expect(upstream.authorizations.every((value) => value === 'Bearer mcp-token-1')).toBe(true);
+  });
+
+  it('turns isError results into tool_error', async () => {
+    const upstream = await startUpstream();
+    const tool = mcpTool({ name: 'fail', url: upstream.url });
+    const outcome = await executeCall(callOf('fail'), harnessFor(tool).context);
+    expect(outcome.result.error).toMatchObject({
+      code: 'tool_error',
+      message: 'the ledger is locked',
+      retryable: false,
+    });
+  });
+
+  it('cancels the upstream request when the timeout fires', async () => {
+    const upstream = await startUpstream();
+    const tool = mcpTool({ name: 'wait_forever', url: upstream.url, timeout_ms: 300 });
+    const [outcome, reason] = await Promise.all([
+      executeCall(callOf('wait_forever'), harnessFor(tool).context),
+      upstream.cancelled,
+    ]);
+    expect(outcome.result.error?.code).toBe('timeout');
+    expect(reason).toContain('timed out');
+  });
+
+  it('reports an unreachable server as a transient upstream error', async () => {
+    const upstream = await startUpstream();
+    await upstream.server.close();
+    upstreams = [];
+    const tool = mcpTool({ name: 'sum', url: upstream.url, upstreamTool: 'add' });
+    const outcome = await executeCall(callOf('sum', { a: 1, b: 1 }), harnessFor(tool).context);
+    expect(outcome.result.error).toMatchObject({ code: 'upstream_error', retryable: true });
+  });
+});

@@ -1,0 +1,149 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ContentBlockSchema } from '@toolgate/toolir';
+import type { ContentBlock } from '@toolgate/toolir';
+import type { FailureSignal } from '../classification/failure-signal';
+import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
+import { failureFromError } from './executor';
+import type { McpExecutorConfig } from './executor-config';
+import type { SecretResolver } from './secret-resolver';
+import { redactSecrets, resolveHeaders } from './secret-resolver';
+
+/** Options of the `mcp` executor. */
+export interface McpExecutorOptions {
+  /** Resolves `{secret: 'NAME'}` header values. */
+  secrets?: SecretResolver;
+  /** How the gateway introduces itself to upstream servers. */
+  clientInfo?: { name: string; version: string };
+}
+
+// The engine's own timer decides when an attempt ends; the SDK's default 60 s request timeout must not cut in first.
+const SDK_TIMEOUT_SLACK_MS = 5_000;
+
+const CANCEL_FLUSH_MS = 1000;
+
+/** Records the transport's in-flight sends, so closing can wait for them. */
+function trackSends(transport: StreamableHTTPClientTransport): Set<Promise<void>> {
+  const inFlight = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const sending = send(message, options);
+    inFlight.add(sending);
+    const forget = (): void => {
+      inFlight.delete(sending);
+    };
+    sending.then(forget, forget);
+    return sending;
+  };
+  return inFlight;
+}
+
+async function settleWithin(promises: ReadonlySet<Promise<void>>, ms: number): Promise<void> {
+  if (promises.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled([...promises]), deadline]);
+  clearTimeout(timer);
+}
+
+function toContentBlocks(content: unknown): ContentBlock[] {
+  if (!Array.isArray(content)) return [];
+  const blocks: ContentBlock[] = [];
+  for (const item of content) {
+    const parsed = ContentBlockSchema.safeParse(item);
+    if (parsed.success) blocks.push(parsed.data);
+  }
+  return blocks;
+}
+
+function textOf(blocks: readonly ContentBlock[]): string {
+  return blocks
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .filter((text) => text.length > 0)
+    .join('\n');
+}
+
+function failureFromMcpError(error: unknown, signal: AbortSignal): FailureSignal {
+  if (signal.aborted) return { aborted: true, message: 'the call was cancelled' };
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 100) {
+    return { http_status: error.code, message: `the MCP server answered HTTP ${error.code}` };
+  }
+  if (error instanceof McpError) {
+    if (error.code === Number(ErrorCode.RequestTimeout))
+      return { timeout: true, message: 'the MCP request timed out' };
+    if (error.code === Number(ErrorCode.InvalidParams))
+      return { code: 'invalid_arguments', message: error.message };
+    return { code: 'upstream_error', message: error.message };
+  }
+  return failureFromError(error, signal);
+}
+
+async function executeMcp(
+  request: ExecutorRequest<McpExecutorConfig>,
+  options: McpExecutorOptions,
+): Promise<ExecutorOutcome> {
+  const { config, signal } = request;
+  let secretValues: string[] = [];
+  let client: Client | undefined;
+  let flush: () => Set<Promise<void>> = () => new Set();
+  try {
+    const resolved = await resolveHeaders(config.headers, options.secrets);
+    secretValues = resolved.secretValues;
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: resolved.headers },
+    });
+    const inFlight = trackSends(transport);
+    flush = () => inFlight;
+    client = new Client(options.clientInfo ?? { name: 'toolgate-engine', version: '0.1.0' });
+    const timeout = request.tool.constraints.timeout_ms + SDK_TIMEOUT_SLACK_MS;
+    await client.connect(transport, { signal, timeout });
+    // The request's signal makes the SDK send notifications/cancelled upstream when the attempt is aborted.
+    const result = await client.callTool(
+      { name: config.tool ?? request.tool.name, arguments: request.arguments },
+      undefined,
+      {
+        signal,
+        timeout,
+        onprogress: (progress) =>
+          request.reportProgress({
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          }),
+      },
+    );
+    const content = toContentBlocks(result['content']);
+    if (result['isError'] === true) {
+      const failure: FailureSignal = {
+        code: 'tool_error',
+        message: textOf(content) || 'the tool reported an error',
+      };
+      return { ok: false, failure: redactSecrets(failure, secretValues) };
+    }
+    const structured = result['structuredContent'];
+    const data: unknown =
+      structured ?? (content.every((block) => block.type === 'text') ? textOf(content) : undefined);
+    return {
+      ok: true,
+      ...(data === undefined ? {} : { data: redactSecrets(data, secretValues) }),
+      ...(content.length === 0 ? {} : { content: redactSecrets(content, secretValues) }),
+    };
+  } catch (error) {
+    return { ok: false, failure: redactSecrets(failureFromMcpError(error, signal), secretValues) };
+  } finally {
+    // On abort the SDK sends notifications/cancelled without awaiting it: closing at once would cut that request off.
+    await settleWithin(flush(), CANCEL_FLUSH_MS);
+    await client?.close().catch(() => undefined);
+  }
+}
+
+/** The `mcp` executor: calls a tool of an upstream MCP server over Streamable HTTP, forwarding progress and cancellation. */
+export function createMcpExecutor(options: McpExecutorOptions = {}): ToolExecutor<'mcp'> {
+  return { kind: 'mcp', execute: (request) => executeMcp(request, options) };
+}

@@ -1,0 +1,64 @@
+import { ToolExecutionError } from './executor';
+import type { HeaderValue } from './executor-config';
+
+/** Resolves secret references at call time; values are never logged, stored in results or put in errors. */
+export interface SecretResolver {
+  /** The secret's value, or undefined when it does not exist. */
+  resolve(name: string): Promise<string | undefined>;
+}
+
+/** A secret resolver over a fixed map, for tests and local runs. */
+export function staticSecretResolver(secrets: Readonly<Record<string, string>>): SecretResolver {
+  return {
+    resolve: (name) => Promise.resolve(Object.hasOwn(secrets, name) ? secrets[name] : undefined),
+  };
+}
+
+/** Headers with their secrets resolved, plus the secret values for redaction. */
+export interface ResolvedHeaders {
+  headers: Record<string, string>;
+  secretValues: string[];
+}
+
+/** Resolves header values; throws naming the missing secret (never a value) when one is unknown. */
+export async function resolveHeaders(
+  headers: Readonly<Record<string, HeaderValue>>,
+  resolver: SecretResolver | undefined,
+): Promise<ResolvedHeaders> {
+  const resolved: Record<string, string> = {};
+  const secretValues: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') {
+      resolved[name] = value;
+      continue;
+    }
+    const secret = resolver === undefined ? undefined : await resolver.resolve(value.secret);
+    if (secret === undefined) {
+      throw new ToolExecutionError({
+        code: 'secret_unavailable',
+        message: `secret "${value.secret}" for header ${name} is not available`,
+      });
+    }
+    secretValues.push(secret);
+    resolved[name] = `${value.prefix ?? ''}${secret}`;
+  }
+  return { headers: resolved, secretValues };
+}
+
+/** Replaces every occurrence of a secret value in a JSON-like value with `[redacted]`. */
+export function redactSecrets<TValue>(value: TValue, secretValues: readonly string[]): TValue {
+  const secrets = secretValues.filter((secret) => secret.length > 0);
+  if (secrets.length === 0) return value;
+  const redact = (item: unknown): unknown => {
+    if (typeof item === 'string')
+      return secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), item);
+    if (Array.isArray(item)) return item.map(redact);
+    if (item !== null && typeof item === 'object') {
+      return Object.fromEntries(
+        Object.entries(item as Record<string, unknown>).map(([key, entry]) => [key, redact(entry)]),
+      );
+    }
+    return item;
+  };
+  return redact(value) as TValue;
+}

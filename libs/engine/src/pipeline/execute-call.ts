@@ -1,0 +1,606 @@
+import type { Span } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
+import { hashArguments } from '../approval/hash-arguments';
+import type { ApprovalReason } from '../approval/approval-gate';
+import { ClassificationTable } from '../classification/classification-table';
+import type { ErrorLayer } from '../classification/classification-table';
+import { DEFAULT_CLASSIFICATION_ROWS } from '../classification/default-classification-rows';
+import type { FailureSignal } from '../classification/failure-signal';
+import type { ExecutorOutcome } from '../executors/executor';
+import { failureFromError } from '../executors/executor';
+import { readExecutorConfig } from '../executors/executor-config';
+import type { ExecutorConfig } from '../executors/executor-config';
+import type { PolicyDecision, PolicyInput } from '../policy/policy-engine';
+import { DEFAULT_RETRY_OPTIONS, retryDelay } from '../retry/backoff';
+import type { RetryOptions } from '../retry/backoff';
+import { noopEventSink } from '../telemetry/events';
+import type { EventSink, ExecutionEvent } from '../telemetry/events';
+import { silentLogger } from '../telemetry/logger';
+import type { EngineLogger } from '../telemetry/logger';
+import {
+  defaultTracer,
+  GEN_AI_ATTRIBUTES,
+  genAiToolType,
+  markSpanError,
+  startToolSpan,
+} from '../telemetry/tracing';
+import { truncatePayload } from '../truncate/truncate-result';
+import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
+import { realScheduleTimeout, realSleep, systemClock } from './clock';
+import type { ExecutionContext } from './execution-context';
+import type { EngineError, ExecutionMetadata, ExecutionResult } from './execution-result';
+import { validateCallArguments } from './validate-call-arguments';
+
+/** Byte budget of a result's data unless the context sets one. */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
+
+const ANONYMOUS_CALLER = { key_id: 'anonymous', team: 'anonymous', scopes: [] };
+
+let defaultTable: ClassificationTable | undefined;
+
+interface Runtime {
+  context: ExecutionContext;
+  clock: Clock;
+  sleep: Sleep;
+  scheduleTimeout: ScheduleTimeout;
+  random: Random;
+  logger: EngineLogger;
+  events: EventSink;
+  classification: ClassificationTable;
+  retry: RetryOptions;
+}
+
+interface CallState {
+  runtime: Runtime;
+  call: ToolCallIR;
+  span: Span;
+  attempts: number;
+  decision?: PolicyDecision;
+  approval?: ExecutionMetadata['approval'];
+  fallbacks: { tool: string; outcome: string }[];
+}
+
+type ToolRun =
+  | { kind: 'success'; tool: ToolIR; data?: unknown; content?: ContentBlock[] }
+  | { kind: 'failure'; tool: ToolIR | undefined; error: EngineError; layer: ErrorLayer }
+  | { kind: 'awaiting_approval'; tool: ToolIR; error: EngineError };
+
+function runtimeOf(context: ExecutionContext): Runtime {
+  defaultTable ??= new ClassificationTable(DEFAULT_CLASSIFICATION_ROWS);
+  return {
+    context,
+    clock: context.clock ?? systemClock,
+    sleep: context.sleep ?? realSleep,
+    scheduleTimeout: context.scheduleTimeout ?? realScheduleTimeout,
+    random: context.random ?? Math.random,
+    logger: context.logger ?? silentLogger,
+    events: context.events ?? noopEventSink,
+    classification: context.classification ?? defaultTable,
+    retry: { ...DEFAULT_RETRY_OPTIONS, ...context.retry },
+  };
+}
+
+// Distributes Omit over the event union so each variant keeps its own fields.
+type EventInput = ExecutionEvent extends infer TEvent
+  ? TEvent extends ExecutionEvent
+    ? Omit<TEvent, 'call_id' | 'at'>
+    : never
+  : never;
+
+function emit(state: CallState, event: EventInput): void {
+  try {
+    state.runtime.events.emit({ ...event, call_id: state.call.id, at: state.runtime.clock.now() });
+  } catch (error) {
+    // A broken sink must not break the call it reports on.
+    state.runtime.logger.warn({ call_id: state.call.id, err: String(error) }, 'event sink failed');
+  }
+}
+
+function classify(
+  state: CallState,
+  tool: ToolIR | undefined,
+  signal: FailureSignal,
+): Extract<ToolRun, { kind: 'failure' }> {
+  const classification = state.runtime.classification.classify(signal);
+  // The raw failure goes to the logs (executors already redacted secrets); the model may get a generic text.
+  state.runtime.logger.warn(
+    {
+      call_id: state.call.id,
+      tool: tool?.name ?? state.call.name,
+      code: classification.code,
+      failure: signal.message,
+      row: classification.row,
+    },
+    'tool call step failed',
+  );
+  const message = classification.user_visible
+    ? signal.message
+    : (classification.user_message ?? 'The tool failed.');
+  const error: EngineError = {
+    code: classification.code,
+    message,
+    retryable: classification.retryable,
+    ...(classification.user_message === undefined
+      ? {}
+      : { user_message: classification.user_message }),
+    ...(classification.user_visible && signal.details !== undefined
+      ? { details: signal.details }
+      : {}),
+  };
+  return { kind: 'failure', tool, error, layer: classification.layer };
+}
+
+function approvalReasonOf(tool: ToolIR, decision: PolicyDecision): ApprovalReason | undefined {
+  if (tool.behavior.requires_approval === 'always') return 'always';
+  if (tool.behavior.requires_approval === 'if_destructive' && tool.behavior.destructive)
+    return 'destructive';
+  if (decision.effect === 'require_approval') return 'policy';
+  return undefined;
+}
+
+function policyInputOf(state: CallState, tool: ToolIR, args: Record<string, unknown>): PolicyInput {
+  return {
+    principal: state.runtime.context.caller ?? ANONYMOUS_CALLER,
+    tool: {
+      name: tool.name,
+      version: tool.version,
+      tags: tool.tags ?? [],
+      behavior: tool.behavior,
+    },
+    arguments: args,
+  };
+}
+
+async function runAttempt(
+  state: CallState,
+  input: { tool: ToolIR; args: Record<string, unknown>; config: ExecutorConfig; attempt: number },
+): Promise<ExecutorOutcome> {
+  const { runtime, call } = state;
+  const { tool, attempt } = input;
+  const span = startToolSpan({
+    tracer: runtime.context.tracer ?? defaultTracer(),
+    toolName: tool.name,
+    parent: state.span,
+    attributes: {
+      [GEN_AI_ATTRIBUTES.toolCallId]: call.id,
+      [GEN_AI_ATTRIBUTES.toolType]: genAiToolType(input.config.kind),
+      'toolgate.tool.version': tool.version,
+      'toolgate.attempt': attempt,
+    },
+  });
+  emit(state, { type: 'started', tool: tool.name, attempt });
+  const controller = new AbortController();
+  const parentSignal = runtime.context.signal;
+  let timedOut = false;
+  let interrupt: ((outcome: ExecutorOutcome) => void) | undefined;
+  const interrupted = new Promise<ExecutorOutcome>((resolve) => {
+    interrupt = resolve;
+  });
+  const onParentAbort = (): void => {
+    controller.abort(parentSignal?.reason);
+    interrupt?.({ ok: false, failure: { aborted: true, message: 'the call was cancelled' } });
+  };
+  const cancelTimer = runtime.scheduleTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${tool.constraints.timeout_ms} ms`));
+    interrupt?.({
+      ok: false,
+      failure: {
+        timeout: true,
+        message: `the tool did not answer within ${tool.constraints.timeout_ms} ms`,
+      },
+    });
+  }, tool.constraints.timeout_ms);
+  if (parentSignal?.aborted) onParentAbort();
+  parentSignal?.addEventListener('abort', onParentAbort, { once: true });
+  let outcome: ExecutorOutcome;
+  try {
+    const execution = runtime.context.executors
+      .execute({
+        tool,
+        call,
+        arguments: input.args,
+        config: input.config,
+        signal: controller.signal,
+        now: () => runtime.clock.now(),
+        logger: runtime.logger,
+        reportProgress: (update) => emit(state, { type: 'progress', tool: tool.name, ...update }),
+      })
+      .catch((error: unknown): ExecutorOutcome => ({
+        ok: false,
+        failure: failureFromError(error, controller.signal),
+      }));
+    // The race returns at the deadline even when an executor ignores its signal.
+    outcome = await Promise.race([execution, interrupted]);
+  } finally {
+    cancelTimer();
+    parentSignal?.removeEventListener('abort', onParentAbort);
+  }
+  if (timedOut) {
+    outcome = {
+      ok: false,
+      failure: {
+        timeout: true,
+        message: `the tool did not answer within ${tool.constraints.timeout_ms} ms`,
+      },
+    };
+  }
+  if (outcome.ok) {
+    span.setStatus({ code: SpanStatusCode.OK });
+  } else {
+    const classification = runtime.classification.classify(outcome.failure);
+    markSpanError(span, {
+      code: classification.code,
+      message: classification.user_visible ? outcome.failure.message : classification.code,
+    });
+  }
+  span.end();
+  return outcome;
+}
+
+async function acquireRateLimit(
+  state: CallState,
+  tool: ToolIR,
+  args: Record<string, unknown>,
+): Promise<FailureSignal | undefined> {
+  const { runtime } = state;
+  const limiter = runtime.context.rateLimiter;
+  const limit = tool.constraints.rate_limit;
+  if (limiter === undefined || limit === undefined) return undefined;
+  // A rough token estimate (4 bytes per token) of the arguments: enough to keep a tokens-per-minute budget honest.
+  const tokens = Math.ceil(Buffer.byteLength(JSON.stringify(args)) / 4);
+  const request = { key: `tool:${tool.id}`, limit, tokens };
+  let decision = await limiter.acquire(request);
+  const maxWait = runtime.context.maxRateLimitWaitMs ?? 0;
+  if (!decision.allowed && decision.retry_after_ms <= maxWait) {
+    try {
+      await runtime.sleep(decision.retry_after_ms, runtime.context.signal);
+    } catch {
+      return { aborted: true, message: 'the call was cancelled' };
+    }
+    decision = await limiter.acquire(request);
+  }
+  if (decision.allowed) return undefined;
+  return {
+    code: 'rate_limited',
+    message: `${tool.name} is limited to ${limit.rpm} calls per minute; try again in ${Math.ceil(decision.retry_after_ms / 1000)} s`,
+    retry_after_ms: decision.retry_after_ms,
+    details: { retry_after_ms: decision.retry_after_ms },
+  };
+}
+
+async function checkApproval(
+  state: CallState,
+  input: {
+    tool: ToolIR;
+    args: Record<string, unknown>;
+    reason: ApprovalReason;
+    decision: PolicyDecision;
+  },
+): Promise<ToolRun | undefined> {
+  const { runtime, call } = state;
+  const { tool, args, reason, decision } = input;
+  const gate = runtime.context.approvals;
+  if (gate === undefined) {
+    return classify(state, tool, {
+      code: 'approval_denied',
+      message: `${tool.name} needs a person's approval, and no approval gate is configured`,
+    });
+  }
+  const check = await gate.check({
+    call_id: call.id,
+    tool_name: tool.name,
+    binding: { tool_id: tool.id, tool_version: tool.version, arguments_hash: hashArguments(args) },
+    reason,
+    ...(reason === 'policy' && decision.reason !== undefined
+      ? { policy_reason: decision.reason }
+      : {}),
+    arguments: args,
+  });
+  state.approval = { approval_id: check.approval_id, status: check.status, reason };
+  switch (check.status) {
+    case 'approved':
+      return undefined;
+    case 'pending':
+      emit(state, {
+        type: 'awaiting_approval',
+        tool: tool.name,
+        approval_id: check.approval_id,
+        reason,
+        ...(reason === 'policy' ? { decision } : {}),
+      });
+      return {
+        kind: 'awaiting_approval',
+        tool,
+        error: {
+          code: 'approval_required',
+          message: `${tool.name} waits for a person's approval (${reason}); it has not run.`,
+          retryable: true,
+          user_message: 'This action needs approval before it runs.',
+          details: { approval_id: check.approval_id },
+        },
+      };
+    case 'denied':
+      return classify(state, tool, {
+        code: 'approval_denied',
+        message: `A person denied this call${check.note === undefined ? '' : `: ${check.note}`}`,
+      });
+    case 'expired':
+      return classify(state, tool, {
+        code: 'approval_expired',
+        message: 'The approval request expired before anyone approved it.',
+      });
+  }
+}
+
+async function runTool(
+  state: CallState,
+  input: { tool: ToolIR; role: 'primary' | 'fallback' },
+): Promise<ToolRun> {
+  const { runtime, call } = state;
+  const { tool, role } = input;
+  const validation = validateCallArguments(tool, call.arguments);
+  if (!validation.ok) {
+    if (validation.kind === 'invalid_schema')
+      return classify(state, tool, { code: 'invalid_schema', message: validation.message });
+    return classify(state, tool, {
+      code: 'invalid_arguments',
+      message: validation.message,
+      details: { errors: validation.errors },
+    });
+  }
+  const args = validation.value;
+  const policy = runtime.context.policy;
+  const decision: PolicyDecision = policy
+    ? await policy.decide(policyInputOf(state, tool, args))
+    : { effect: 'allow', policy_revision: 'none' };
+  if (role === 'primary') state.decision = decision;
+  if (decision.effect === 'deny') {
+    return classify(state, tool, {
+      code: 'policy_denied',
+      message: decision.reason ?? 'A policy denies this call.',
+    });
+  }
+  const approvalReason = approvalReasonOf(tool, decision);
+  if (approvalReason !== undefined) {
+    // A fallback never opens an approval request of its own: the person approves what the model asked for.
+    if (role === 'fallback') {
+      return {
+        kind: 'failure',
+        tool,
+        layer: 'fallback',
+        error: {
+          code: 'approval_required',
+          message: `${tool.name} needs approval`,
+          retryable: false,
+        },
+      };
+    }
+    const blocked = await checkApproval(state, { tool, args, reason: approvalReason, decision });
+    if (blocked !== undefined) return blocked;
+  }
+  const limited = await acquireRateLimit(state, tool, args);
+  if (limited !== undefined) return classify(state, tool, limited);
+  const config = readExecutorConfig(tool);
+  if (!config.ok)
+    return classify(state, tool, { code: 'executor_misconfigured', message: config.message });
+
+  // Retry only idempotent tools: a second POST may charge twice.
+  const maxAttempts = tool.behavior.idempotent ? 1 + tool.constraints.max_retries : 1;
+  for (let attempt = 1; ; attempt += 1) {
+    state.attempts += 1;
+    const outcome = await runAttempt(state, { tool, args, config: config.config, attempt });
+    if (outcome.ok) {
+      return {
+        kind: 'success',
+        tool,
+        ...(outcome.data === undefined ? {} : { data: outcome.data }),
+        ...(outcome.content === undefined ? {} : { content: outcome.content }),
+      };
+    }
+    const failure = classify(state, tool, outcome.failure);
+    const retryAfter = outcome.failure.retry_after_ms;
+    const canRetry =
+      failure.layer === 'retry' &&
+      attempt < maxAttempts &&
+      runtime.context.signal?.aborted !== true &&
+      (retryAfter === undefined || retryAfter <= runtime.retry.maxRetryAfterMs);
+    if (!canRetry) return failure;
+    const delay = retryDelay({
+      retry: attempt - 1,
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+      options: runtime.retry,
+      random: runtime.random,
+    });
+    emit(state, {
+      type: 'retry',
+      tool: tool.name,
+      attempt: attempt + 1,
+      delay_ms: delay,
+      error_code: failure.error.code,
+    });
+    try {
+      await runtime.sleep(delay, runtime.context.signal);
+    } catch {
+      return classify(state, tool, { aborted: true, message: 'the call was cancelled' });
+    }
+  }
+}
+
+async function runWithFallbacks(state: CallState, tool: ToolIR): Promise<ToolRun> {
+  const first = await runTool(state, { tool, role: 'primary' });
+  if (first.kind !== 'failure') return first;
+  // A transient failure of a non-idempotent tool may have taken effect: a fallback would be a retry in disguise.
+  const mayFallBack =
+    first.layer === 'fallback' || (first.layer === 'retry' && tool.behavior.idempotent);
+  if (!mayFallBack) return first;
+  for (const name of tool.fallback ?? []) {
+    if (state.runtime.context.signal?.aborted === true) break;
+    const fallbackTool = await state.runtime.context.resolveTool(name);
+    if (fallbackTool === undefined) {
+      state.fallbacks.push({ tool: name, outcome: 'unknown_tool' });
+      continue;
+    }
+    const run = await runTool(state, { tool: fallbackTool, role: 'fallback' });
+    if (run.kind === 'success') return run;
+    state.fallbacks.push({ tool: name, outcome: run.error.code });
+  }
+  return first;
+}
+
+async function finish(
+  state: CallState,
+  input: { run: ToolRun; startedAt: number },
+): Promise<ExecutionResult> {
+  const { runtime, call } = state;
+  const { run } = input;
+  const execution: ExecutionMetadata = {
+    attempts: state.attempts,
+    latency_ms: 0,
+    ...(state.decision === undefined ? {} : { decision: state.decision }),
+    ...(state.approval === undefined ? {} : { approval: state.approval }),
+    ...(state.fallbacks.length === 0 ? {} : { fallbacks: state.fallbacks }),
+  };
+  let result: ExecutionResult;
+  if (run.kind === 'success') {
+    execution.answered_by = run.tool.name;
+    execution.answered_by_version = run.tool.version;
+    const budget = runtime.context.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const full = {
+      call_id: call.id,
+      name: call.name,
+      ok: true,
+      ...(run.data === undefined ? {} : { data: run.data }),
+      ...(run.content === undefined ? {} : { content: run.content }),
+    };
+    const cut = truncatePayload(full, budget);
+    if (cut.report !== undefined) {
+      const store = runtime.context.results;
+      let handle: string | undefined;
+      try {
+        handle =
+          store === undefined
+            ? undefined
+            : await store.put({ call_id: call.id, tool: run.tool.name, value: full });
+      } catch (error) {
+        // The cut result is still useful without its handle; the store's failure is logged, not returned.
+        runtime.logger.error(
+          { call_id: call.id, err: error instanceof Error ? error.message : String(error) },
+          'result store failed',
+        );
+      }
+      execution.truncation = { ...cut.report, ...(handle === undefined ? {} : { handle }) };
+    }
+    result = {
+      status: 'succeeded',
+      result: {
+        call_id: call.id,
+        name: call.name,
+        ok: true,
+        ...(cut.data === undefined ? {} : { data: cut.data }),
+        ...(cut.content === undefined ? {} : { content: cut.content }),
+        ...(cut.report === undefined ? {} : { truncated: true }),
+      },
+      execution,
+    };
+  } else {
+    if (run.kind === 'failure') execution.error_layer = run.layer;
+    result = {
+      status: run.kind === 'awaiting_approval' ? 'awaiting_approval' : 'failed',
+      result: { call_id: call.id, name: call.name, ok: false, error: run.error },
+      execution,
+    };
+  }
+  execution.latency_ms = Math.max(0, runtime.clock.now() - input.startedAt);
+  return result;
+}
+
+function recordOutcome(state: CallState, result: ExecutionResult): void {
+  const { span, runtime, call } = state;
+  const { execution } = result;
+  span.setAttribute('toolgate.status', result.status);
+  span.setAttribute('toolgate.attempts', execution.attempts);
+  if (execution.answered_by !== undefined)
+    span.setAttribute('toolgate.answered_by', execution.answered_by);
+  if (execution.decision !== undefined)
+    span.setAttribute('toolgate.policy.effect', execution.decision.effect);
+  const error = result.result.error;
+  if (error === undefined) span.setStatus({ code: SpanStatusCode.OK });
+  else markSpanError(span, { code: error.code, message: error.message });
+  span.end();
+  emit(state, {
+    type: 'finished',
+    tool: execution.answered_by ?? call.name,
+    ok: result.result.ok,
+    status: result.status,
+    ...(error === undefined ? {} : { error_code: error.code }),
+    latency_ms: execution.latency_ms,
+  });
+  runtime.logger.info(
+    {
+      call_id: call.id,
+      tool: call.name,
+      status: result.status,
+      attempts: execution.attempts,
+      answered_by: execution.answered_by,
+      error_code: error?.code,
+      latency_ms: execution.latency_ms,
+    },
+    'tool call finished',
+  );
+}
+
+/**
+ * Executes one tool call through the whole pipeline: validate -> policy -> approval gate -> rate limit ->
+ * executor under timeout with retries (idempotent tools, transient errors) -> fallbacks -> normalize -> truncate.
+ * Never throws: every outcome, including a failing port, is an ExecutionResult.
+ */
+export async function executeCall(
+  call: ToolCallIR,
+  context: ExecutionContext,
+): Promise<ExecutionResult> {
+  const runtime = runtimeOf(context);
+  const startedAt = runtime.clock.now();
+  const span = startToolSpan({
+    tracer: context.tracer ?? defaultTracer(),
+    toolName: call.name,
+    attributes: { [GEN_AI_ATTRIBUTES.toolCallId]: call.id },
+  });
+  const state: CallState = { runtime, call, span, attempts: 0, fallbacks: [] };
+  emit(state, { type: 'queued', tool: call.name });
+  let run: ToolRun;
+  try {
+    const tool = await context.resolveTool(call.name, call.tool_version);
+    if (tool === undefined) {
+      run = classify(state, undefined, {
+        code: 'unknown_tool',
+        message: `There is no tool named "${call.name}"${call.tool_version === undefined ? '' : ` at version ${call.tool_version}`}.`,
+      });
+    } else {
+      const config = readExecutorConfig(tool);
+      span.setAttribute(
+        GEN_AI_ATTRIBUTES.toolType,
+        genAiToolType(config.ok ? config.config.kind : undefined),
+      );
+      span.setAttribute('toolgate.tool.version', tool.version);
+      run = await runWithFallbacks(state, tool);
+    }
+  } catch (error) {
+    runtime.logger.error(
+      {
+        call_id: call.id,
+        tool: call.name,
+        err: error instanceof Error ? error.message : String(error),
+      },
+      'engine failure',
+    );
+    run = classify(state, undefined, {
+      code: 'internal',
+      message: 'The gateway failed while handling this call.',
+    });
+  }
+  const result = await finish(state, { run, startedAt });
+  recordOutcome(state, result);
+  return result;
+}

@@ -1,0 +1,47 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { ToolIR } from '@toolgate/toolir';
+import type { ApprovalGate } from '../approval/approval-gate';
+import type { ClassificationTable } from '../classification/classification-table';
+import type { ExecutorRegistry } from '../executors/executor-registry';
+import type { PolicyEngine, PolicyPrincipal } from '../policy/policy-engine';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
+import type { RetryOptions } from '../retry/backoff';
+import type { EventSink } from '../telemetry/events';
+import type { EngineLogger } from '../telemetry/logger';
+import type { ResultStore } from '../truncate/result-store';
+import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
+
+/** Finds a tool by name (and version when the call pinned one); used for calls and their fallbacks. */
+export type ToolResolver = (name: string, version?: string) => Promise<ToolIR | undefined>;
+
+/** Everything the engine needs from its host: stores, clock, executors and telemetry are injected. */
+export interface ExecutionContext {
+  resolveTool: ToolResolver;
+  executors: ExecutorRegistry;
+  /** Decides each call; without one every call is allowed. */
+  policy?: PolicyEngine;
+  /** Holds calls that need a person's approval; without one such calls are denied (fail closed). */
+  approvals?: ApprovalGate;
+  /** Enforces `constraints.rate_limit`; without one limits are not enforced. */
+  rateLimiter?: RateLimiter;
+  /** Keeps full results of truncated calls; without one they are not retrievable. */
+  results?: ResultStore;
+  /** The error classification table; the default table when absent. */
+  classification?: ClassificationTable;
+  /** Who is calling, for policies. */
+  caller?: PolicyPrincipal;
+  clock?: Clock;
+  sleep?: Sleep;
+  scheduleTimeout?: ScheduleTimeout;
+  random?: Random;
+  tracer?: Tracer;
+  logger?: EngineLogger;
+  events?: EventSink;
+  retry?: Partial<RetryOptions>;
+  /** Byte budget of a result's `data` (JSON, UTF-8); larger results are truncated. Default 64 KiB. */
+  maxResultBytes?: number;
+  /** How long to wait for rate-limit capacity before failing with `rate_limited`. Default 0. */
+  maxRateLimitWaitMs?: number;
+  /** Cancels the call (every attempt, retry wait and fallback). */
+  signal?: AbortSignal;
+}
