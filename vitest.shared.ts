@@ -50,7 +50,9 @@ export function defineProjectTestConfig(projectDir: string, options: ProjectTest
       hookTimeout: 60_000,
       ...(options.serial ? { fileParallelism: false } : {}),
       ...(options.globalSetup ? { globalSetup: options.globalSetup } : {}),
-      reporters: process.env['CI'] ? ['default'] : ['default'],
+      // Each project leaves a JSON report so CI can print one total for the whole workspace.
+      reporters: ['default', 'json'],
+      outputFile: { json: path.join(workspaceRoot, 'tmp/test-results', `${path.basename(projectDir)}.json`) },
       typecheck: { enabled: false },
     },
   });
