@@ -1,3 +1,5 @@
 import { defineProjectTestConfig } from '../../vitest.shared';
 
-export default defineProjectTestConfig(import.meta.dirname, { decorators: true });
+// Integration tests spawn worker processes with short lock durations: run files one at a time so
+// a busy machine does not starve a worker into a spurious stall.
+export default defineProjectTestConfig(import.meta.dirname, { decorators: true, serial: true });

@@ -1,0 +1,68 @@
+import type { Tracer } from '@opentelemetry/api';
+import type {
+  ApprovalGate,
+  EngineLogger,
+  EventSink,
+  ExecutionContext,
+  ExecutorRegistry,
+  PolicyEngine,
+  RateLimiter,
+  ResultStore,
+  ToolResolver,
+} from '@toolgate/engine';
+import type { ToolIR } from '@toolgate/toolir';
+import type { PolicyPrincipal } from '@toolgate/engine';
+
+/** The worker's long-lived engine ports, shared by every call it executes. */
+export interface EngineDeps {
+  executors: ExecutorRegistry;
+  /** Shared across workers (Redis) so a tool's limit holds for the whole fleet. */
+  rateLimiter?: RateLimiter;
+  /** Without one, calls that need approval are denied (the engine fails closed). */
+  approvals?: ApprovalGate;
+  /** Without one, every call is allowed. */
+  policy?: PolicyEngine;
+  results?: ResultStore;
+  /** Finds fallback tools (and other versions); the call's own tool version comes from its record. */
+  resolveTool?: ToolResolver;
+  tracer?: Tracer;
+  logger?: EngineLogger;
+  events?: EventSink;
+  /** How long a call may wait for rate-limit capacity before it fails with `rate_limited`. */
+  maxRateLimitWaitMs?: number;
+}
+
+/** What one call adds to the shared ports: its tool version, its caller and its cancellation. */
+export interface CallScope {
+  tool: ToolIR;
+  caller: PolicyPrincipal;
+  signal?: AbortSignal;
+}
+
+/** Builds an engine context for one call from its scope. */
+export type CreateEngineContext = (scope: CallScope) => ExecutionContext;
+
+/** Builds the engine's context for one call: the recorded tool version answers for its own name, fallbacks go to `resolveTool`. */
+export function createEngineContext(deps: EngineDeps, scope: CallScope): ExecutionContext {
+  const { tool } = scope;
+  const resolveTool: ToolResolver = (name, version) => {
+    if (name === tool.name && (version === undefined || version === tool.version))
+      return Promise.resolve(tool);
+    return deps.resolveTool?.(name, version) ?? Promise.resolve(undefined);
+  };
+  const context: ExecutionContext = {
+    resolveTool,
+    executors: deps.executors,
+    caller: scope.caller,
+  };
+  if (deps.rateLimiter !== undefined) context.rateLimiter = deps.rateLimiter;
+  if (deps.approvals !== undefined) context.approvals = deps.approvals;
+  if (deps.policy !== undefined) context.policy = deps.policy;
+  if (deps.results !== undefined) context.results = deps.results;
+  if (deps.tracer !== undefined) context.tracer = deps.tracer;
+  if (deps.logger !== undefined) context.logger = deps.logger;
+  if (deps.events !== undefined) context.events = deps.events;
+  if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
+  if (scope.signal !== undefined) context.signal = scope.signal;
+  return context;
+}

@@ -1,0 +1,80 @@
+import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
+import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
+
+/**
+ * Where a call is in its life:
+ * `queued` (enqueued, not started) -> `running` -> `succeeded` | `failed` | `awaiting_approval` | `outcome_unknown`;
+ * `retrying` is a call put back on the queue by the API (e.g. a person retried it) and starts like `queued`.
+ */
+export type CallState =
+  | 'queued'
+  | 'retrying'
+  | 'running'
+  | 'awaiting_approval'
+  | 'succeeded'
+  | 'failed'
+  | 'outcome_unknown';
+
+/** States a worker may start a call from. */
+export const STARTABLE_CALL_STATES: readonly CallState[] = ['queued', 'retrying'];
+
+/** States after which a call never runs again on its own. */
+export const FINAL_CALL_STATES: readonly CallState[] = ['succeeded', 'failed', 'outcome_unknown'];
+
+/** A recorded call as the worker needs it: the call, the tool version it resolved to, who made it and where it stands. */
+export interface CallRecord {
+  call: ToolCallIR;
+  /** The exact tool version the registry resolved for this call. */
+  tool: ToolIR;
+  caller: PolicyPrincipal;
+  conversation_id: string | undefined;
+  state: CallState;
+  /** The run that holds the call while `running`; set by `markStarted` and `takeOver`. */
+  run?: CallRun;
+  /** How the call ended (or why it waits for approval), once a run recorded it. */
+  outcome?: CallOutcome;
+}
+
+/** Who runs a call: a worker process, the job's start count, and a token unique to this pickup. */
+export interface CallRun {
+  worker_id: string;
+  attempt: number;
+  /** Unique per pickup; `recordOutcome` only succeeds for the run that holds the call, which fences off a stale worker. */
+  run_id: string;
+  started_at: number;
+}
+
+/** What a run records when it ends. */
+export interface CallOutcome {
+  status: Exclude<CallState, 'queued' | 'retrying' | 'running'>;
+  result: EngineToolResult;
+  /** Executor attempts made by this run (0 when the tool did not run). */
+  attempts: number;
+  latency_ms: number;
+  answered_by: string | undefined;
+  finished_at: number;
+}
+
+/**
+ * The worker's view of call records. Every state change is an atomic compare-and-set, because
+ * several worker processes may hold the same job over time (a stalled job is handed on).
+ * The Redis implementation backs the worker today; a Postgres one belongs to the API's repository layer.
+ */
+export interface CallRepository {
+  /** The call, or undefined when no such call was recorded. */
+  getCall(callId: string): Promise<CallRecord | undefined>;
+  /** `queued`/`retrying` -> `running` held by `run`; false (and nothing changed) from any other state. */
+  markStarted(callId: string, run: CallRun): Promise<boolean>;
+  /** `running` held by `previousRunId` -> `running` held by `run`, for a call whose worker died; false otherwise. */
+  takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean>;
+  /** `running` held by `runId` -> the outcome's state; false (nothing written) when another run holds the call. */
+  recordOutcome(callId: string, input: { runId: string; outcome: CallOutcome }): Promise<boolean>;
+}
+
+/** A call to record before it is enqueued (what the API writes; tests and the embedded mode use it too). */
+export interface NewCall {
+  call: ToolCallIR;
+  tool: ToolIR;
+  caller: PolicyPrincipal;
+  conversation_id?: string;
+}

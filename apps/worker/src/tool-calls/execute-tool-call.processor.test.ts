@@ -1,0 +1,224 @@
+import { BuiltinExecutor, ExecutorRegistry, InMemoryRateLimiter } from '@toolgate/engine';
+import type { ToolIR } from '@toolgate/toolir';
+import { describe, expect, it } from 'vitest';
+import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.factory';
+import { sleepFor } from '../builtins/example-builtins';
+import { createEngineContext } from '../engine/create-engine-context';
+import type { ReceivedJob } from '../queue/queue-driver';
+import { JobName } from '../queue/queue-driver';
+import type { CallRepository } from './call-repository';
+import { ExecuteToolCallProcessor, OUTCOME_UNKNOWN_MESSAGE } from './execute-tool-call.processor';
+import { InMemoryCallRepository } from './in-memory-call.repository';
+
+function newTestProcessor(
+  options: { calls?: CallRepository; workerId?: string; sleepMs?: number } = {},
+) {
+  const calls = options.calls ?? new InMemoryCallRepository();
+  const runs: string[] = [];
+  const builtins = new BuiltinExecutor().registerBuiltin(
+    'count',
+    async (_args, { call, signal }) => {
+      runs.push(call.id);
+      await sleepFor(options.sleepMs ?? 0, signal);
+      return { runs: runs.length };
+    },
+  );
+  const engine = {
+    executors: new ExecutorRegistry({ builtin: builtins }),
+    rateLimiter: new InMemoryRateLimiter(),
+  };
+  const sut = new ExecuteToolCallProcessor({
+    calls,
+    createContext: (scope) => createEngineContext(engine, scope),
+    workerId: options.workerId ?? 'worker-a',
+    now: () => 1_000,
+  });
+  return { sut, calls, runs };
+}
+
+function jobFor(callId: string, attempt = 1): ReceivedJob {
+  return { id: callId, name: JobName.ExecuteToolCall, data: { call_id: callId }, attempt };
+}
+
+async function seed(
+  calls: InMemoryCallRepository,
+  tool: ToolIR,
+  args: Record<string, unknown> = {},
+) {
+  const call = buildCall(tool, args);
+  await calls.create({ call, tool, caller: TEST_CALLER, conversation_id: 'conv_1' });
+  return call;
+}
+
+/** Leaves a call `running`, as a worker that died mid-call would. */
+async function abandon(calls: InMemoryCallRepository, callId: string): Promise<void> {
+  await calls.markStarted(callId, {
+    worker_id: 'worker-dead',
+    attempt: 1,
+    run_id: 'run-dead',
+    started_at: 400,
+  });
+}
+
+describe('ExecuteToolCallProcessor', () => {
+  it('claims a queued call, runs it once and records the outcome', async () => {
+    const { sut, calls, runs } = newTestProcessor();
+    const tool = buildTool({ handler: 'count' });
+    const call = await seed(calls as InMemoryCallRepository, tool);
+
+    await expect(sut.process(jobFor(call.id))).resolves.toEqual({
+      status: 'executed',
+      call_state: 'succeeded',
+      recovered: false,
+      attempts: 1,
+    });
+    expect(runs).toEqual([call.id]);
+    const record = await calls.getCall(call.id);
+    expect(record).toMatchObject({
+      state: 'succeeded',
+      run: { worker_id: 'worker-a', attempt: 1 },
+      outcome: {
+        status: 'succeeded',
+        attempts: 1,
+        answered_by: tool.name,
+        finished_at: 1_000,
+        result: { ok: true, data: { runs: 1 } },
+      },
+    });
+  });
+
+  it('skips a duplicate delivery of a finished call', async () => {
+    const { sut, calls, runs } = newTestProcessor();
+    const call = await seed(calls as InMemoryCallRepository, buildTool({ handler: 'count' }));
+    await sut.process(jobFor(call.id));
+    await expect(sut.process(jobFor(call.id, 2))).resolves.toEqual({
+      status: 'skipped',
+      reason: 'already_finished',
+      state: 'succeeded',
+    });
+    expect(runs).toHaveLength(1);
+  });
+
+  it('runs a call delivered twice at the same time once', async () => {
+    const { sut, calls, runs } = newTestProcessor({ sleepMs: 20 });
+    const call = await seed(calls as InMemoryCallRepository, buildTool({ handler: 'count' }));
+    const results = await Promise.all([sut.process(jobFor(call.id)), sut.process(jobFor(call.id))]);
+    expect(results.map((result) => result.status).sort()).toEqual(['executed', 'skipped']);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('records a failing tool as a failed call: an expected outcome, not a thrown error', async () => {
+    const { sut, calls } = newTestProcessor();
+    const call = await seed(calls as InMemoryCallRepository, buildTool({ handler: 'missing' }));
+    await expect(sut.process(jobFor(call.id))).resolves.toMatchObject({
+      status: 'executed',
+      call_state: 'failed',
+    });
+    expect(await calls.getCall(call.id)).toMatchObject({
+      state: 'failed',
+      outcome: { result: { ok: false } },
+    });
+  });
+
+  it('re-runs an idempotent call left running by a dead worker and finishes it once', async () => {
+    const { sut, calls, runs } = newTestProcessor({ workerId: 'worker-b' });
+    const call = await seed(
+      calls as InMemoryCallRepository,
+      buildTool({ handler: 'count', idempotent: true }),
+    );
+    await abandon(calls as InMemoryCallRepository, call.id);
+
+    await expect(sut.process(jobFor(call.id, 2))).resolves.toMatchObject({
+      status: 'executed',
+      recovered: true,
+    });
+    expect(runs).toEqual([call.id]);
+    expect(await calls.getCall(call.id)).toMatchObject({
+      state: 'succeeded',
+      run: { worker_id: 'worker-b', attempt: 2 },
+    });
+  });
+
+  it('does not re-run a non-idempotent call left running by a dead worker: outcome_unknown', async () => {
+    const { sut, calls, runs } = newTestProcessor({ workerId: 'worker-b' });
+    const tool = buildTool({ handler: 'count', idempotent: false });
+    const call = await seed(calls as InMemoryCallRepository, tool);
+    await abandon(calls as InMemoryCallRepository, call.id);
+
+    await expect(sut.process(jobFor(call.id, 2))).resolves.toEqual({ status: 'outcome_unknown' });
+    expect(runs).toEqual([]);
+    expect(await calls.getCall(call.id)).toMatchObject({
+      state: 'outcome_unknown',
+      outcome: {
+        status: 'outcome_unknown',
+        attempts: 0,
+        latency_ms: 600,
+        result: {
+          call_id: call.id,
+          name: tool.name,
+          ok: false,
+          error: { code: 'outcome_unknown', retryable: false, message: OUTCOME_UNKNOWN_MESSAGE },
+        },
+      },
+    });
+  });
+
+  it('drops the outcome of a run whose call was taken over meanwhile', async () => {
+    const calls = new InMemoryCallRepository();
+    const slow = newTestProcessor({ calls, workerId: 'worker-a', sleepMs: 50 });
+    const rescuer = newTestProcessor({ calls, workerId: 'worker-b' });
+    const call = await seed(calls, buildTool({ handler: 'count', idempotent: true }));
+
+    const first = slow.sut.process(jobFor(call.id));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // worker-a lost its lock; the job went to worker-b, which takes the call over and finishes it.
+    await expect(rescuer.sut.process(jobFor(call.id, 2))).resolves.toMatchObject({
+      status: 'executed',
+      recovered: true,
+    });
+    await expect(first).resolves.toEqual({ status: 'skipped', reason: 'claimed_elsewhere' });
+    expect(await calls.getCall(call.id)).toMatchObject({
+      state: 'succeeded',
+      run: { worker_id: 'worker-b' },
+    });
+  });
+
+  it('skips a job whose call does not exist, and one awaiting approval', async () => {
+    const { sut, calls } = newTestProcessor();
+    await expect(sut.process(jobFor('call_nope'))).resolves.toEqual({
+      status: 'skipped',
+      reason: 'not_found',
+    });
+
+    const tool = buildTool({ handler: 'count' });
+    const call = await seed(calls as InMemoryCallRepository, tool);
+    await calls.markStarted(call.id, { worker_id: 'w', attempt: 1, run_id: 'r', started_at: 0 });
+    await calls.recordOutcome(call.id, {
+      runId: 'r',
+      outcome: {
+        status: 'awaiting_approval',
+        result: { call_id: call.id, name: tool.name, ok: false },
+        attempts: 0,
+        latency_ms: 1,
+        answered_by: undefined,
+        finished_at: 0,
+      },
+    });
+    await expect(sut.process(jobFor(call.id))).resolves.toEqual({
+      status: 'skipped',
+      reason: 'not_startable',
+      state: 'awaiting_approval',
+    });
+  });
+
+  it('throws when the call records are unreachable, so the queue retries the job', async () => {
+    const broken: CallRepository = {
+      getCall: () => Promise.reject(new Error('ECONNREFUSED')),
+      markStarted: () => Promise.resolve(false),
+      takeOver: () => Promise.resolve(false),
+      recordOutcome: () => Promise.resolve(false),
+    };
+    const { sut } = newTestProcessor({ calls: broken });
+    await expect(sut.process(jobFor('call_x'))).rejects.toThrow('ECONNREFUSED');
+  });
+});

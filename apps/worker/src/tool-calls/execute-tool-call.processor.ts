@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { ROOT_CONTEXT, context as otelContext, propagation } from '@opentelemetry/api';
+import { executeCall, silentLogger } from '@toolgate/engine';
+import type { EngineLogger, EngineToolResult, ExecutionResult } from '@toolgate/engine';
+import type { CreateEngineContext } from '../engine/create-engine-context';
+import type { ExecuteToolCallJob, ReceivedJob } from '../queue/queue-driver';
+import type {
+  CallOutcome,
+  CallRecord,
+  CallRepository,
+  CallRun,
+  CallState,
+} from './call-repository';
+import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from './call-repository';
+
+/** The error a call gets when its worker died mid-call and the tool is not safe to run again. */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  'the worker executing this call stopped mid-call; it may or may not have taken effect — check before retrying';
+
+/** Why a job ended without executing its call. */
+export type SkipReason =
+  /** No call record with this id. */
+  | 'not_found'
+  /** The call already finished (a duplicate delivery). */
+  | 'already_finished'
+  /** The call is in a state the worker does not start from (e.g. awaiting approval). */
+  | 'not_startable'
+  /** Another run claimed the call between our read and our compare-and-set, or took it over from us. */
+  | 'claimed_elsewhere';
+
+/** What a job of `JobName.ExecuteToolCall` came to; every expected outcome is a value, never a thrown error. */
+export type ExecuteToolCallResult =
+  | { status: 'executed'; call_state: CallOutcome['status']; recovered: boolean; attempts: number }
+  | { status: 'outcome_unknown' }
+  | { status: 'skipped'; reason: SkipReason; state?: CallState };
+
+/** What the processor needs: the call records, the engine's context per call, and who it is. */
+export interface ExecuteToolCallProcessorDeps {
+  calls: CallRepository;
+  createContext: CreateEngineContext;
+  /** This worker process, as recorded on the calls it runs. */
+  workerId: string;
+  logger?: EngineLogger;
+  now?: () => number;
+}
+
+/**
+ * Executes one recorded tool call through the engine, at most once per pickup:
+ * a fresh call is claimed (`queued` -> `running`) before it runs; a call found `running` was left by a
+ * worker that died mid-call, and is re-run only when its tool is idempotent — otherwise it ends as
+ * `outcome_unknown`. Only transient infrastructure failures (the repository unreachable) throw.
+ */
+export class ExecuteToolCallProcessor {
+  private readonly calls: CallRepository;
+  private readonly createContext: CreateEngineContext;
+  private readonly workerId: string;
+  private readonly logger: EngineLogger;
+  private readonly now: () => number;
+
+  constructor(deps: ExecuteToolCallProcessorDeps) {
+    this.calls = deps.calls;
+    this.createContext = deps.createContext;
+    this.workerId = deps.workerId;
+    this.logger = deps.logger ?? silentLogger;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Handles one job; the returned value is stored as the job's result. */
+  async process(job: ReceivedJob): Promise<ExecuteToolCallResult> {
+    const callId = job.data.call_id;
+    const record = await this.calls.getCall(callId);
+    if (record === undefined) {
+      this.logger.warn({ call_id: callId, job_id: job.id }, 'no such call; job skipped');
+      return { status: 'skipped', reason: 'not_found' };
+    }
+    const run: CallRun = {
+      worker_id: this.workerId,
+      attempt: job.attempt,
+      run_id: randomUUID(),
+      started_at: this.now(),
+    };
+    if (FINAL_CALL_STATES.includes(record.state)) {
+      return { status: 'skipped', reason: 'already_finished', state: record.state };
+    }
+    if (STARTABLE_CALL_STATES.includes(record.state)) {
+      if (!(await this.calls.markStarted(callId, run))) return this.claimedElsewhere(callId);
+      return this.execute({ record, run, job: job.data, recovered: false });
+    }
+    if (record.state === 'running') return this.recover({ record, run, job: job.data });
+    return { status: 'skipped', reason: 'not_startable', state: record.state };
+  }
+
+  /** A call found `running` whose job came back: its worker stopped mid-call (killed, or lost its lock). */
+  private async recover(input: {
+    record: CallRecord;
+    run: CallRun;
+    job: ExecuteToolCallJob;
+  }): Promise<ExecuteToolCallResult> {
+    const { record, run } = input;
+    const callId = record.call.id;
+    const previous = record.run;
+    if (!(await this.calls.takeOver(callId, { previousRunId: previous?.run_id ?? '', run }))) {
+      return this.claimedElsewhere(callId);
+    }
+    const bindings = {
+      call_id: callId,
+      tool: record.tool.name,
+      previous_worker_id: previous?.worker_id,
+      idempotent: record.tool.behavior.idempotent,
+    };
+    if (record.tool.behavior.idempotent) {
+      // Running an idempotent tool twice has the effect of running it once.
+      this.logger.warn(
+        bindings,
+        'call was left mid-run by another worker; running it again (idempotent tool)',
+      );
+      return this.execute({ ...input, recovered: true });
+    }
+    // A non-idempotent tool may already have charged the card: never re-run it blindly.
+    this.logger.warn(
+      bindings,
+      'call was left mid-run by another worker; not re-running a non-idempotent tool',
+    );
+    const result: EngineToolResult = {
+      call_id: callId,
+      name: record.call.name,
+      ok: false,
+      error: { code: 'outcome_unknown', message: OUTCOME_UNKNOWN_MESSAGE, retryable: false },
+    };
+    const finishedAt = this.now();
+    const recorded = await this.calls.recordOutcome(callId, {
+      runId: run.run_id,
+      outcome: {
+        status: 'outcome_unknown',
+        result,
+        attempts: 0,
+        latency_ms: previous === undefined ? 0 : Math.max(0, finishedAt - previous.started_at),
+        answered_by: undefined,
+        finished_at: finishedAt,
+      },
+    });
+    if (!recorded) return this.claimedElsewhere(callId);
+    return { status: 'outcome_unknown' };
+  }
+
+  private async execute(input: {
+    record: CallRecord;
+    run: CallRun;
+    job: ExecuteToolCallJob;
+    recovered: boolean;
+  }): Promise<ExecuteToolCallResult> {
+    const { record, run } = input;
+    const callId = record.call.id;
+    const context = this.createContext({ tool: record.tool, caller: record.caller });
+    // Join the trace of the request that enqueued the call, when it passed one on.
+    const carrier: Record<string, string> = {};
+    if (input.job.traceparent !== undefined) carrier['traceparent'] = input.job.traceparent;
+    if (input.job.tracestate !== undefined) carrier['tracestate'] = input.job.tracestate;
+    const parent = propagation.extract(ROOT_CONTEXT, carrier);
+    // executeCall never throws: a failing tool or port comes back as a result.
+    const execution: ExecutionResult = await otelContext.with(parent, () =>
+      executeCall(record.call, context),
+    );
+    const outcome: CallOutcome = {
+      status: execution.status,
+      result: execution.result,
+      attempts: execution.execution.attempts,
+      latency_ms: execution.execution.latency_ms,
+      answered_by: execution.execution.answered_by,
+      finished_at: this.now(),
+    };
+    const recorded = await this.calls.recordOutcome(callId, { runId: run.run_id, outcome });
+    if (!recorded) {
+      // Another run took the call over while this one was executing (this worker lost its lock):
+      // that run's outcome stands.
+      this.logger.warn(
+        { call_id: callId, tool: record.tool.name },
+        'call was taken over by another run; outcome dropped',
+      );
+      return { status: 'skipped', reason: 'claimed_elsewhere' };
+    }
+    this.logger.info(
+      {
+        call_id: callId,
+        tool: record.tool.name,
+        status: execution.status,
+        attempts: outcome.attempts,
+        latency_ms: outcome.latency_ms,
+        error_code: execution.result.error?.code,
+        recovered: input.recovered,
+      },
+      'call finished',
+    );
+    return {
+      status: 'executed',
+      call_state: execution.status,
+      recovered: input.recovered,
+      attempts: outcome.attempts,
+    };
+  }
+
+  private claimedElsewhere(callId: string): ExecuteToolCallResult {
+    this.logger.warn({ call_id: callId }, 'call claimed by another run; job skipped');
+    return { status: 'skipped', reason: 'claimed_elsewhere' };
+  }
+}

@@ -1,0 +1,51 @@
+import type { CallOutcome, CallRecord, CallRepository, CallRun, NewCall } from './call-repository';
+import { STARTABLE_CALL_STATES } from './call-repository';
+
+/** Call records in this process's memory: for unit tests and the embedded mode (calls do not survive a restart). */
+export class InMemoryCallRepository implements CallRepository {
+  private readonly records = new Map<string, CallRecord>();
+
+  /** Records a new call as `queued`; an existing id is left as it is (returns false). */
+  create(input: NewCall): Promise<boolean> {
+    if (this.records.has(input.call.id)) return Promise.resolve(false);
+    this.records.set(input.call.id, {
+      call: structuredClone(input.call),
+      tool: structuredClone(input.tool),
+      caller: structuredClone(input.caller),
+      conversation_id: input.conversation_id,
+      state: 'queued',
+    });
+    return Promise.resolve(true);
+  }
+
+  getCall(callId: string): Promise<CallRecord | undefined> {
+    const record = this.records.get(callId);
+    return Promise.resolve(record === undefined ? undefined : structuredClone(record));
+  }
+
+  markStarted(callId: string, run: CallRun): Promise<boolean> {
+    const record = this.records.get(callId);
+    if (record === undefined || !STARTABLE_CALL_STATES.includes(record.state))
+      return Promise.resolve(false);
+    record.state = 'running';
+    record.run = { ...run };
+    return Promise.resolve(true);
+  }
+
+  takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean> {
+    const record = this.records.get(callId);
+    if (record?.state !== 'running' || record.run?.run_id !== input.previousRunId)
+      return Promise.resolve(false);
+    record.run = { ...input.run };
+    return Promise.resolve(true);
+  }
+
+  recordOutcome(callId: string, input: { runId: string; outcome: CallOutcome }): Promise<boolean> {
+    const record = this.records.get(callId);
+    if (record?.state !== 'running' || record.run?.run_id !== input.runId)
+      return Promise.resolve(false);
+    record.state = input.outcome.status;
+    record.outcome = structuredClone(input.outcome);
+    return Promise.resolve(true);
+  }
+}

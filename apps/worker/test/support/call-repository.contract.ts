@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { CallOutcome, CallRepository, NewCall } from '../../src/tool-calls/call-repository';
+import { buildCall, buildTool, TEST_CALLER } from './tool.factory';
+
+/** A repository that can also record new calls (what the API does before enqueueing). */
+export type SeedableCallRepository = CallRepository & { create(input: NewCall): Promise<boolean> };
+
+const run = (id: string, worker = 'w1') => ({
+  worker_id: worker,
+  attempt: 1,
+  run_id: id,
+  started_at: 100,
+});
+
+function outcome(callId: string): CallOutcome {
+  return {
+    status: 'succeeded',
+    result: { call_id: callId, name: 'sleepy', ok: true, data: { slept_ms: 1 } },
+    attempts: 1,
+    latency_ms: 3,
+    answered_by: 'sleepy',
+    finished_at: 200,
+  };
+}
+
+/** The compare-and-set contract every CallRepository honors; run against each implementation. */
+export function describeCallRepositoryContract(
+  name: string,
+  repository: () => SeedableCallRepository,
+): void {
+  describe(`CallRepository contract: ${name}`, () => {
+    async function seed(calls: SeedableCallRepository) {
+      const tool = buildTool();
+      const call = buildCall(tool, { ms: 1 });
+      expect(
+        await calls.create({ call, tool, caller: TEST_CALLER, conversation_id: 'conv_1' }),
+      ).toBe(true);
+      return { tool, call };
+    }
+
+    it('stores a call as queued and reads it back whole', async () => {
+      const calls = repository();
+      const { tool, call } = await seed(calls);
+      expect(await calls.create({ call, tool, caller: TEST_CALLER })).toBe(false);
+      expect(await calls.getCall(call.id)).toEqual({
+        call,
+        tool,
+        caller: TEST_CALLER,
+        conversation_id: 'conv_1',
+        state: 'queued',
+      });
+      expect(await calls.getCall('call_missing')).toBeUndefined();
+    });
+
+    it('lets exactly one of many concurrent runs start a call', async () => {
+      const calls = repository();
+      const { call } = await seed(calls);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => calls.markStarted(call.id, run(`r${index}`))),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await calls.getCall(call.id)).toMatchObject({ state: 'running' });
+      expect(await calls.markStarted('call_missing', run('x'))).toBe(false);
+    });
+
+    it('hands a running call over only from the run that holds it', async () => {
+      const calls = repository();
+      const { call } = await seed(calls);
+      expect(await calls.takeOver(call.id, { previousRunId: 'r1', run: run('r2', 'w2') })).toBe(
+        false,
+      );
+      await calls.markStarted(call.id, run('r1'));
+      expect(await calls.takeOver(call.id, { previousRunId: 'other', run: run('r2', 'w2') })).toBe(
+        false,
+      );
+      const takeovers = await Promise.all([
+        calls.takeOver(call.id, { previousRunId: 'r1', run: run('r2', 'w2') }),
+        calls.takeOver(call.id, { previousRunId: 'r1', run: run('r3', 'w3') }),
+      ]);
+      expect(takeovers.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('records an outcome only for the run that holds the call, once', async () => {
+      const calls = repository();
+      const { call } = await seed(calls);
+      expect(await calls.recordOutcome(call.id, { runId: 'r1', outcome: outcome(call.id) })).toBe(
+        false,
+      );
+      await calls.markStarted(call.id, run('r1'));
+      await calls.takeOver(call.id, { previousRunId: 'r1', run: run('r2', 'w2') });
+      expect(await calls.recordOutcome(call.id, { runId: 'r1', outcome: outcome(call.id) })).toBe(
+        false,
+      );
+      expect(await calls.recordOutcome(call.id, { runId: 'r2', outcome: outcome(call.id) })).toBe(
+        true,
+      );
+      expect(await calls.recordOutcome(call.id, { runId: 'r2', outcome: outcome(call.id) })).toBe(
+        false,
+      );
+      expect(await calls.markStarted(call.id, run('r4'))).toBe(false);
+      expect(await calls.getCall(call.id)).toMatchObject({
+        state: 'succeeded',
+        run: { run_id: 'r2', worker_id: 'w2' },
+        outcome: outcome(call.id),
+      });
+    });
+  });
+}
