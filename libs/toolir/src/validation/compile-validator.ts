@@ -40,6 +40,9 @@ const AJV_OPTIONS = {
   verbose: true,
   logger: false,
   validateFormats: true,
+  // Without it Ajv reads `constructor` or `toString` off Object.prototype and judges a missing
+  // argument named like that as present.
+  ownProperties: true,
 } as const;
 
 function newAjv(): Ajv2020 {

@@ -202,6 +202,18 @@ describe('validateArguments messages', () => {
     ]);
   });
 
+  it('never takes a property inherited from Object.prototype for an argument', () => {
+    const tool = toolWith(
+      { constructor: { type: 'string' }, toString: { type: 'string' } },
+      { required: ['constructor', 'toString'] },
+    );
+    expect(messagesOf(tool, {})).toEqual([
+      'missing required property /constructor',
+      'missing required property /toString',
+    ]);
+    expect(validateArguments(tool, { constructor: 'a', toString: 'b' }).ok).toBe(true);
+  });
+
   it('escapes property names in paths', () => {
     const tool = toolWith({}, { required: ['a/b'] });
     expect(messagesOf(tool, {})).toEqual(['missing required property /a~1b']);
