@@ -1,3 +1,82 @@
 export { PROVIDERS, isProvider, type Provider } from './shared/provider';
 export { safeParseJson, type SafeParseJsonResult } from './shared/safe-parse-json';
 export { synthesizeCallId, type CallIdentity } from './shared/synthesize-call-id';
+
+export { getAdapter, type AdapterByProvider } from './get-adapter';
+export type {
+  ToolAdapter,
+  ToolsToWireOptions,
+  ToolsToWireResult,
+  ToolFromWireOptions,
+  CallsFromWireOptions,
+  ResultsFromWireOptions,
+  ParsedToolCalls,
+} from './shared/tool-adapter';
+export {
+  AdapterError,
+  InvalidToolArgumentsError,
+  type AdapterErrorCode,
+  type AdapterErrorDetails,
+  type InvalidToolArgumentsDetails,
+} from './shared/adapter-error';
+export type { DowngradeAction, DowngradeEntry, DowngradeReport, LimitViolation, NameMapping } from './shared/downgrade-report';
+export { DEFAULT_OPENAI_LIMITS, type SchemaLimits } from './shared/json-schema/schema-limits';
+export { CONSERVATIVE_BEHAVIOR, toolIdFromName } from './shared/import-tool';
+export { toWireName } from './shared/names/tool-name-map';
+export { toWireCallId } from './shared/names/call-id';
+export { invalidArgumentsResult } from './shared/invalid-arguments-result';
+
+export { openAIChatAdapter, type OpenAIChatAdapter } from './openai-chat/openai-chat-adapter';
+export type {
+  OpenAIChatFunctionTool,
+  OpenAIChatToolCall,
+  OpenAIChatAssistantMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatRequestOptions,
+} from './openai-chat/openai-chat-api';
+export { openAIResponsesAdapter, type OpenAIResponsesAdapter } from './openai-responses/openai-responses-adapter';
+export type {
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputPart,
+  OpenAIResponsesRequestOptions,
+} from './openai-responses/openai-responses-api';
+export { anthropicAdapter, type AnthropicAdapter } from './anthropic/anthropic-adapter';
+export type {
+  AnthropicTool,
+  AnthropicInputSchema,
+  AnthropicCacheControl,
+  AnthropicToolUseBlock,
+  AnthropicAssistantMessage,
+  AnthropicToolResultBlock,
+  AnthropicToolResultContent,
+  AnthropicToolResultMessage,
+  AnthropicRequestOptions,
+} from './anthropic/anthropic-api';
+export { geminiAdapter, type GeminiAdapter } from './gemini/gemini-adapter';
+export type { GeminiSchemaMode } from './gemini/downgrade-schema-for-gemini';
+export type {
+  GeminiType,
+  GeminiSchema,
+  GeminiFunctionDeclaration,
+  GeminiTool,
+  GeminiFunctionCallPart,
+  GeminiModelContent,
+  GeminiFunctionResponsePart,
+  GeminiFunctionResponseContent,
+  GeminiRequestOptions,
+} from './gemini/gemini-api';
+export { mcpAdapter, type McpAdapter } from './mcp/mcp-adapter';
+export type {
+  McpTool,
+  McpToolAnnotations,
+  McpCallToolRequest,
+  McpCallToolResult,
+  McpCallToolResponse,
+  McpContentBlock,
+  McpRequestOptions,
+} from './mcp/mcp-api';
+export { convertResultToMcp } from './mcp/convert-results-to-mcp';
+
+// stream exports are added by the stream module

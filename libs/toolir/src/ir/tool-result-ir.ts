@@ -22,23 +22,26 @@ const AnnotationsSchema = z.looseObject({
   priority: z.number().min(0).max(1).optional(),
 });
 
-/** A block of content in a tool result: the MCP content model, which every other wire can express. */
+/**
+ * A block of content in a tool result: the MCP content model, which every other wire can express.
+ * Unknown fields (such as MCP `_meta`) are dropped rather than refused, so wire payloads read with it too.
+ */
 export const ContentBlockSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional() }),
-  z.strictObject({
+  z.object({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional() }),
+  z.object({
     type: z.literal('image'),
     /** Base64-encoded bytes. */
     data: z.string(),
     mimeType: z.string().min(1),
     annotations: AnnotationsSchema.optional(),
   }),
-  z.strictObject({
+  z.object({
     type: z.literal('audio'),
     data: z.string(),
     mimeType: z.string().min(1),
     annotations: AnnotationsSchema.optional(),
   }),
-  z.strictObject({
+  z.object({
     type: z.literal('resource_link'),
     uri: z.string().min(1),
     name: z.string().min(1),
@@ -48,11 +51,11 @@ export const ContentBlockSchema = z.discriminatedUnion('type', [
     size: z.number().int().nonnegative().optional(),
     annotations: AnnotationsSchema.optional(),
   }),
-  z.strictObject({
+  z.object({
     type: z.literal('resource'),
     resource: z.union([
-      z.strictObject({ uri: z.string().min(1), mimeType: z.string().optional(), text: z.string() }),
-      z.strictObject({ uri: z.string().min(1), mimeType: z.string().optional(), blob: z.string() }),
+      z.object({ uri: z.string().min(1), mimeType: z.string().optional(), text: z.string() }),
+      z.object({ uri: z.string().min(1), mimeType: z.string().optional(), blob: z.string() }),
     ]),
     annotations: AnnotationsSchema.optional(),
   }),

@@ -1,0 +1,30 @@
+import type { ToolIR } from '@toolgate/toolir';
+import { convertToolList } from '../shared/convert-tool-list';
+import { noteUnsupportedOptions } from '../shared/downgrade-report';
+import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
+import type { GeminiFunctionDeclaration, GeminiRequestOptions, GeminiTool } from './gemini-api';
+import { downgradeSchemaForGemini } from './downgrade-schema-for-gemini';
+
+/**
+ * ToolIR -> one Gemini `tools` entry of `functionDeclarations` (none when there are no tools).
+ * `strict` has no Gemini counterpart, nor has `parallelCalls: false`: both are reported (tool `*`), not sent.
+ */
+export function convertToolsToGemini(
+  tools: readonly ToolIR[],
+  options: ToolsToWireOptions = {},
+): ToolsToWireResult<GeminiTool, GeminiFunctionDeclaration, GeminiRequestOptions> {
+  const mode = options.schemaMode ?? 'openapi';
+  const maxRecursion = options.maxRecursion ?? 1;
+  const { definitions, report } = convertToolList(tools, 'gemini', (tool, { wireName, reporter }) => ({
+    name: wireName,
+    description: tool.description,
+    ...downgradeSchemaForGemini(tool.parameters, reporter, { mode, maxRecursion }),
+  }));
+  noteUnsupportedOptions(report, { strict: options.strict, parallelCalls: options.parallelCalls, wire: 'Gemini' });
+  return {
+    tools: definitions.length === 0 ? [] : [{ functionDeclarations: definitions }],
+    definitions,
+    requestOptions: {},
+    report,
+  };
+}

@@ -1,0 +1,14 @@
+import type { JsonSchema } from '@toolgate/toolir';
+import type { ToolReporter } from '../shared/downgrade-report';
+import { downgradeOpenAISchema } from '../shared/json-schema/downgrade-openai-schema';
+import type { SchemaLimits } from '../shared/json-schema/schema-limits';
+import type { SchemaNode } from '../shared/json-schema/schema-node';
+
+/** The `parameters` of a Responses function tool: the same OpenAI rules as Chat Completions. */
+export function downgradeSchemaForOpenAIResponses(
+  parameters: JsonSchema,
+  reporter: ToolReporter,
+  options: { strict: boolean; limits?: Partial<SchemaLimits> | undefined },
+): SchemaNode {
+  return downgradeOpenAISchema(parameters, reporter, options);
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { JsonObjectSchema } from '../shared/wire-boundary';
+
+/** A Responses API function tool: `{type:'function', name, description, parameters, strict}`. */
+export interface OpenAIResponsesFunctionTool {
+  type: 'function';
+  /** `^[a-zA-Z0-9_-]+$`, at most 64 characters. */
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  /** Always sent: when omitted, Responses silently tries strict first (provider-rules §2.2 (7)). */
+  strict: boolean;
+}
+
+/** A `function_call` output item; `arguments` is JSON text, `call_id` 1–64 characters. */
+export interface OpenAIResponsesFunctionCall {
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Rich output of a function call: text and images. */
+export type OpenAIResponsesOutputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' };
+
+/** A `function_call_output` input item answering `call_id`. */
+export interface OpenAIResponsesFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string | OpenAIResponsesOutputPart[];
+}
+
+/** Request-level fields for the Responses API. */
+export interface OpenAIResponsesRequestOptions {
+  parallel_tool_calls?: boolean;
+}
+
+/** Output item types the Responses API documents; anything else is rejected as unknown. */
+export const OPENAI_RESPONSES_ITEM_TYPES = new Set([
+  'message', 'reasoning', 'function_call', 'function_call_output', 'web_search_call', 'file_search_call',
+  'computer_call', 'computer_call_output', 'image_generation_call', 'code_interpreter_call', 'local_shell_call',
+  'local_shell_call_output', 'shell_call', 'shell_call_output', 'apply_patch_call', 'apply_patch_call_output',
+  'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'custom_tool_call',
+  'custom_tool_call_output', 'compaction', 'item_reference', 'tool_search_call', 'tool_search_output',
+]);
+
+/** A tool definition as read from the wire. */
+export const OpenAIResponsesFunctionToolSchema = z.object({
+  type: z.literal('function'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  parameters: JsonObjectSchema.nullish(),
+  strict: z.boolean().nullish(),
+});
+
+/** Any output item: only its type is checked here. */
+export const OpenAIResponsesItemSchema = z.looseObject({ type: z.string().refine((type) => OPENAI_RESPONSES_ITEM_TYPES.has(type), 'unknown item type') });
+
+/** A `function_call` item as read from the wire. */
+export const OpenAIResponsesFunctionCallSchema = z.object({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+  id: z.string().optional(),
+});
+
+/** A whole Response, as far as tool calls go. */
+export const OpenAIResponsesResponseSchema = z.object({ output: z.array(z.unknown()) });
+
+/** A `function_call_output` item as read from the wire. */
+export const OpenAIResponsesFunctionCallOutputSchema = z.object({
+  type: z.literal('function_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([
+    z.string(),
+    z.array(
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('input_text'), text: z.string() }),
+        z.object({ type: z.literal('input_image'), image_url: z.string().nullish(), file_id: z.string().nullish() }),
+        z.object({ type: z.literal('input_file'), file_data: z.string().nullish(), filename: z.string().nullish(), file_id: z.string().nullish(), file_url: z.string().nullish() }),
+      ]),
+    ),
+  ]),
+});
