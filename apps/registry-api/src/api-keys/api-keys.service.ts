@@ -1,0 +1,91 @@
+import { Injectable, Inject } from '@nestjs/common';
+import { generateApiKey } from '../auth/api-key-secret';
+import { AuthCache } from '../auth/auth-cache';
+import { ownsTeam, type Principal } from '../auth/principal';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { TeamsRepository } from '../teams/teams.repository';
+import type { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './api-keys.dto';
+import { ApiKeysRepository, type ApiKeyRow } from './api-keys.repository';
+
+function toDto(row: ApiKeyRow): ApiKeyDto {
+  return {
+    id: row.id,
+    team_id: row.teamId,
+    name: row.name,
+    scopes: row.scopes,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @Inject(ApiKeysRepository) private readonly keys: ApiKeysRepository,
+    @Inject(TeamsRepository) private readonly teams: TeamsRepository,
+    @Inject(AuthCache) private readonly cache: AuthCache,
+  ) {}
+
+  async create(principal: Principal, body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    const teamId = body.team_id ?? principal.teamId;
+    if (teamId === null) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidRequest,
+        'The installation admin key must name the team.',
+        {
+          issues: [
+            { path: '/body/team_id', message: 'is required with the installation admin key' },
+          ],
+        },
+      );
+    }
+    // Another team is invisible to a team key: 404, as if it did not exist.
+    const team = ownsTeam(principal, teamId) ? await this.teams.findById(teamId) : null;
+    if (!team) throw new ToolException(ToolExceptionCode.NotFound, `Team ${teamId} was not found.`);
+    const key = generateApiKey();
+    const row = await this.keys.create(
+      {
+        id: key.id,
+        teamId,
+        name: body.name,
+        secretHash: key.secretHash,
+        scopes: body.scopes,
+        createdBy: principal.actor,
+      },
+      {
+        actor: principal.actor,
+        teamId,
+        action: 'api_key.created',
+        entityType: 'api_key',
+        entityId: key.id,
+        data: { name: body.name, scopes: body.scopes },
+      },
+    );
+    return { ...toDto(row), key: key.token };
+  }
+
+  async list(principal: Principal): Promise<{ items: ApiKeyDto[] }> {
+    return { items: (await this.keys.listByTeam(principal.teamId)).map(toDto) };
+  }
+
+  async revoke(principal: Principal, id: string): Promise<ApiKeyDto> {
+    const existing = await this.keys.findById(id);
+    if (!existing || !ownsTeam(principal, existing.teamId)) {
+      throw new ToolException(ToolExceptionCode.NotFound, `API key ${id} was not found.`);
+    }
+    const revoked = await this.keys.revoke(id, {
+      actor: principal.actor,
+      teamId: existing.teamId,
+      action: 'api_key.revoked',
+      entityType: 'api_key',
+      entityId: id,
+      data: {},
+    });
+    if (!revoked)
+      throw new ToolException(ToolExceptionCode.Conflict, `API key ${id} is already revoked.`);
+    this.cache.evictKey(id);
+    return toDto(revoked);
+  }
+}

@@ -1,0 +1,90 @@
+import type { PipeTransform } from '@nestjs/common';
+import type { z } from 'zod';
+import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+
+/** Renders a zod path as a JSON Pointer prefixed with where the input came from (`/body/name`). */
+export function issuesFromZodError(error: z.ZodError, origin: string): ProblemIssue[] {
+  return flattenIssues(error.issues, []).map((issue) => ({
+    path: `/${origin}${issue.path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')}`,
+    message: issue.message,
+  }));
+}
+
+/**
+ * A union's "invalid input" says nothing useful; report the issues of the branch that came
+ * closest (fewest issues) instead, so the caller learns what to fix.
+ */
+function flattenIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: PropertyKey[],
+): Array<{ path: PropertyKey[]; message: string }> {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known field' }));
+    }
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const closest = [...issue.errors].sort((left, right) => left.length - right.length)[0] ?? [];
+      if (closest.length > 0) return flattenIssues(closest, path);
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
+/** Deeper JSON than any real tool schema; recursion over deeper input (schema checks, diffs) risks the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Finds what no schema should have to think about: nesting deeper than MAX_JSON_DEPTH, and NUL
+ * characters, which Postgres cannot store in text or jsonb (they would surface as a 500).
+ */
+function findUnstorableValue(value: unknown, path: string, depth: number): ProblemIssue | null {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? { path, message: 'must not contain NUL characters' } : null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= MAX_JSON_DEPTH)
+    return { path, message: `nesting deeper than ${MAX_JSON_DEPTH} levels is not accepted` };
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key.includes('\u0000'))
+      return { path: itemPath, message: 'keys must not contain NUL characters' };
+    const found = findUnstorableValue(item, itemPath, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Validates one request part (body, query, a header) with a zod schema; every failure is a 400 problem. */
+export class ZodValidationPipe<TSchema extends z.ZodType> implements PipeTransform<
+  unknown,
+  z.output<TSchema>
+> {
+  constructor(
+    private readonly schema: TSchema,
+    /** Where the value came from, as the first segments of issue paths: `body`, `query`, `params/toolId`. */
+    private readonly origin: string = 'body',
+  ) {}
+
+  transform(value: unknown): z.output<TSchema> {
+    const unsafe = findUnstorableValue(value, `/${this.origin}`, 0);
+    if (unsafe) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidRequest,
+        `The request ${this.origin.split('/')[0] ?? 'input'} is invalid.`,
+        {
+          issues: [unsafe],
+        },
+      );
+    }
+    const parsed = this.schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    throw new ToolException(
+      ToolExceptionCode.InvalidRequest,
+      `The request ${this.origin.split('/')[0] ?? 'input'} is invalid.`,
+      {
+        issues: issuesFromZodError(parsed.error, this.origin),
+      },
+    );
+  }
+}

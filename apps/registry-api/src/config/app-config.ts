@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+/**
+ * Every setting of the registry API, read from the environment once at start.
+ * docker-compose.yml documents the same variables; a test keeps the two in step.
+ */
+export const AppConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Postgres connection string; without it the API runs on embedded PGlite. */
+  DATABASE_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+  ),
+  /** Where embedded PGlite keeps its files when DATABASE_URL is not set. */
+  PGLITE_DATA_DIR: z.string().min(1).default(path.join('.toolgate', 'pglite')),
+  /** Redis for the call queue (used by the worker); the API only passes it on. */
+  REDIS_URL: optionalString.pipe(
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  /** A bootstrap credential with every scope on every team; at least 32 characters. */
+  TOOLGATE_ADMIN_KEY: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted request body in bytes. */
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** How long a verified API key is trusted without asking the database again, in ms. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How often another replica's changes are noticed by the export cache, in ms. */
+  EXPORT_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /** The migrations folder; defaults to prisma/migrations of this checkout. */
+  TOOLGATE_MIGRATIONS_DIR: optionalString,
+});
+
+export type AppConfig = z.output<typeof AppConfigSchema>;
+
+/** The variable names the config reads (docker-compose.yml may only set these). */
+export const APP_CONFIG_KEYS = Object.keys(AppConfigSchema.shape) as ReadonlyArray<keyof AppConfig>;
+
+/** Thrown at start when the environment is invalid; lists every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
+  const input = Object.fromEntries(APP_CONFIG_KEYS.map((key) => [key, env[key]]));
+  const parsed = AppConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

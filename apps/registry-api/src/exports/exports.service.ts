@@ -1,0 +1,291 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Inject } from '@nestjs/common';
+import {
+  canonicalJson,
+  isInCanary,
+  resolveVersion,
+  ToolgateError,
+  type ResolvedVersion,
+  type ToolIR,
+} from '@toolgate/toolir';
+import type { Principal } from '../auth/principal';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ReleasesRepository, type ReleaseRow } from '../releases/releases.repository';
+import { deprecationHeaders, isUnavailable } from '../tools/deprecation-headers';
+import { lifecycleOf, sunsetException } from '../tools/tool-versions.service';
+import { brownoutsOf } from '../tools/tools.service';
+import {
+  ToolsRepository,
+  type ToolVersionRow,
+  type ToolWithRelease,
+} from '../tools/tools.repository';
+import { ExportCache } from './export-cache';
+import type {
+  ExportBodyDto,
+  ExportQueryDto,
+  SkippedToolDto,
+  ToolResolutionDto,
+} from './exports.dto';
+import { toolsToWire } from './wire-adapters';
+
+const MAX_EXPORTED_TOOLS = 500;
+
+/** One tool of a catalog, with its unpinned choices worked out once (resolution is the hot path). */
+interface CatalogEntry {
+  tool: ToolWithRelease;
+  rows: ToolVersionRow[];
+  release: ReleaseRow | undefined;
+  /** What a subject outside the canary gets. */
+  outside: Choice | SkippedToolDto;
+  /** What a subject inside the canary gets; null when no canary runs. */
+  inside: Choice | SkippedToolDto | null;
+  canaryPercent: number;
+}
+
+/** What one export request needs from the database, cached per (caller team, filters). */
+interface Catalog {
+  id: number;
+  entries: CatalogEntry[];
+  /** The next sunset or brownout boundary: the precomputed choices expire then. */
+  validUntil: number;
+}
+
+/** A rendered export: the body exactly as sent, its strong ETag and its lifecycle headers. */
+export interface RenderedExport {
+  body: string;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+interface Choice {
+  tool: ToolWithRelease;
+  row: ToolVersionRow;
+  resolved: ResolvedVersion;
+}
+
+function isChoice(value: Choice | SkippedToolDto): value is Choice {
+  return 'row' in value;
+}
+
+let catalogIds = 0;
+
+@Injectable()
+export class ExportsService {
+  constructor(
+    @Inject(ToolsRepository) private readonly tools: ToolsRepository,
+    @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
+    @Inject(ExportCache) private readonly cache: ExportCache,
+  ) {}
+
+  async export(
+    principal: Principal,
+    query: ExportQueryDto,
+    subject: string,
+  ): Promise<RenderedExport> {
+    await this.cache.revalidate();
+    const catalog = await this.catalog(principal, query);
+    const pins = new Map((query.pin ?? []).map((pin) => [pin.name, pin.spec]));
+    const now = new Date();
+    const picked: Array<Choice | SkippedToolDto> = [];
+    // The render key: which side of each canary this subject is on, and the pinned choices.
+    let key = `render|${catalog.id}|${query.format}|`;
+    for (const entry of catalog.entries) {
+      const pin = pins.get(entry.tool.name);
+      if (pin !== undefined) {
+        const choice = this.choose({ entry, pin, subject, now });
+        key += isChoice(choice) ? `p${choice.row.version};` : `s${choice.reason};`;
+        picked.push(choice);
+      } else if (entry.inside !== null && isInCanary(subject, entry.tool.id, entry.canaryPercent)) {
+        key += 'c;';
+        picked.push(entry.inside);
+      } else {
+        key += '-;';
+        picked.push(entry.outside);
+      }
+    }
+    const cached = this.cache.get<RenderedExport>(key);
+    if (cached) return cached;
+    const rendered = this.render(
+      query,
+      picked.filter(isChoice),
+      picked.filter((entry): entry is SkippedToolDto => !isChoice(entry)),
+    );
+    this.cache.set(key, rendered);
+    return rendered;
+  }
+
+  private async catalog(principal: Principal, query: ExportQueryDto): Promise<Catalog> {
+    const key = `catalog|${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names })}`;
+    const cached = this.cache.get<Catalog>(key);
+    if (cached && Date.now() < cached.validUntil) return cached;
+    const tools = await this.tools.list({
+      teamId: principal.teamId,
+      tags: query.tags,
+      names: query.names,
+      limit: MAX_EXPORTED_TOOLS,
+    });
+    const ids = tools.map((tool) => tool.id);
+    const [releases, versions] = await Promise.all([
+      this.releases.releasesOf(ids),
+      this.tools.versionsOf(ids),
+    ]);
+    const releaseOf = new Map(releases.map((release) => [release.toolId, release]));
+    const versionsOf = new Map<string, ToolVersionRow[]>();
+    for (const version of versions) {
+      if (version.status !== 'published') continue;
+      versionsOf.set(version.toolId, [...(versionsOf.get(version.toolId) ?? []), version]);
+    }
+    const now = new Date();
+    const boundaries = versions.flatMap((row) => [
+      row.sunsetAt?.getTime() ?? Infinity,
+      ...brownoutsOf(row).flatMap((window) => [Date.parse(window.start), Date.parse(window.end)]),
+    ]);
+    const entries = tools.map((tool): CatalogEntry => {
+      const release = releaseOf.get(tool.id);
+      const base = { tool, rows: versionsOf.get(tool.id) ?? [], release };
+      const canaryRuns = Boolean(release?.canaryVersion) && (release?.canaryPercent ?? 0) > 0;
+      return {
+        ...base,
+        canaryPercent: canaryRuns ? (release?.canaryPercent ?? 0) : 0,
+        // A `stable` / `canary` label pin resolves exactly as a subject outside / inside the canary.
+        outside: this.choose({
+          entry: base,
+          pin: canaryRuns ? 'stable' : undefined,
+          subject: '',
+          now,
+        }),
+        inside: canaryRuns ? this.choose({ entry: base, pin: 'canary', subject: '', now }) : null,
+      };
+    });
+    const catalog: Catalog = {
+      id: (catalogIds += 1),
+      entries,
+      validUntil: Math.min(
+        ...boundaries.filter((time) => time > now.getTime()),
+        now.getTime() + 3_600_000,
+      ),
+    };
+    this.cache.set(key, catalog);
+    return catalog;
+  }
+
+  private choose(input: {
+    entry: Pick<CatalogEntry, 'tool' | 'rows' | 'release'>;
+    pin: string | undefined;
+    subject: string;
+    now: Date;
+  }): Choice | SkippedToolDto {
+    const { entry, pin, now } = input;
+    const { tool, rows, release } = entry;
+    const stable = release?.stableVersion ?? null;
+    if (stable === null && (pin === undefined || pin === 'stable' || pin === 'canary')) {
+      return { tool_id: tool.id, name: tool.name, reason: 'no_stable_release' };
+    }
+    let resolved: ResolvedVersion;
+    try {
+      resolved = resolveVersion({
+        versions: rows.map((row) => ({
+          version: row.version,
+          sunset_at: row.sunsetAt,
+          deprecated_at: row.deprecatedAt,
+        })),
+        // Without a release only a pin can select a version; any existing version satisfies the argument.
+        stable: stable ?? rows[0]?.version ?? '0.0.0',
+        canary:
+          release?.canaryVersion && release.canaryPercent > 0
+            ? { version: release.canaryVersion, percent: release.canaryPercent }
+            : null,
+        pin: pin ?? null,
+        subject: input.subject,
+        toolId: tool.id,
+        now,
+      });
+    } catch (error) {
+      return this.resolutionFailure(error, {
+        tool,
+        rows,
+        pinned: pin !== undefined && pin !== 'stable' && pin !== 'canary',
+      });
+    }
+    const row = rows.find((candidate) => candidate.version === resolved.version);
+    if (!row) return { tool_id: tool.id, name: tool.name, reason: 'no_stable_release' };
+    if (isUnavailable(lifecycleOf(row), now)) {
+      if (pin !== undefined && pin !== 'stable' && pin !== 'canary') throw sunsetException(row);
+      return { tool_id: tool.id, name: tool.name, reason: 'brownout' };
+    }
+    return { tool, row, resolved };
+  }
+
+  private resolutionFailure(
+    error: unknown,
+    context: { tool: ToolWithRelease; rows: ToolVersionRow[]; pinned: boolean },
+  ): SkippedToolDto {
+    if (!ToolgateError.isInstance(error)) throw error;
+    const { tool, rows, pinned } = context;
+    const details = (error.details ?? {}) as { version?: string };
+    if (error.code === 'version_sunset') {
+      const row = rows.find((candidate) => candidate.version === details.version);
+      if (pinned && row) throw sunsetException(row);
+      return { tool_id: tool.id, name: tool.name, reason: 'sunset' };
+    }
+    if (error.code === 'version_not_found') {
+      throw new ToolException(
+        ToolExceptionCode.VersionNotFound,
+        `Tool ${tool.name}: ${error.message}.`,
+        {
+          issues: [{ path: '/query/pin', message: `no version of ${tool.name} matches` }],
+        },
+      );
+    }
+    throw new ToolException(ToolExceptionCode.InvalidRequest, error.message, {
+      issues: [{ path: '/query/pin', message: error.message }],
+    });
+  }
+
+  private render(
+    query: ExportQueryDto,
+    choices: Choice[],
+    skipped: SkippedToolDto[],
+  ): RenderedExport {
+    const irs = choices.map((choice) => choice.row.ir as unknown as ToolIR);
+    const wire = toolsToWire(query.format, irs);
+    const resolution: ToolResolutionDto[] = choices.map(({ tool, row, resolved }) => ({
+      tool_id: tool.id,
+      name: tool.name,
+      version: row.version,
+      reason: resolved.reason,
+      deprecated: row.deprecatedAt !== null,
+      sunset_at: row.sunsetAt?.toISOString() ?? null,
+      successor_version: row.successorVersion,
+    }));
+    const body: ExportBodyDto = {
+      format: query.format,
+      tools: wire.tools,
+      request_options: wire.request_options,
+      resolution,
+      skipped,
+      downgrades: wire.downgrades,
+    };
+    const text = JSON.stringify(body);
+    // Strong ETag (RFC 9110 §8.8.3): the hash of the canonical body, equal bodies equal tags.
+    const etag = `"${createHash('sha256').update(canonicalJson(body)).digest('base64url')}"`;
+    return { body: text, etag, headers: this.lifecycleHeaders(choices) };
+  }
+
+  /** One Deprecation/Sunset for the export (the earliest of its deprecated tools) and a Link per successor. */
+  private lifecycleHeaders(choices: Choice[]): Record<string, string> {
+    const deprecated = choices.filter((choice) => choice.row.deprecatedAt !== null);
+    if (deprecated.length === 0) return {};
+    const earliest = [...deprecated].sort(
+      (left, right) =>
+        (left.row.sunsetAt?.getTime() ?? Infinity) - (right.row.sunsetAt?.getTime() ?? Infinity),
+    )[0];
+    const headers = earliest ? deprecationHeaders(lifecycleOf(earliest.row)) : {};
+    const links = deprecated.flatMap((choice) => {
+      const link = deprecationHeaders(lifecycleOf(choice.row))['link'];
+      return link ? [link] : [];
+    });
+    if (links.length > 0) headers['link'] = links.join(', ');
+    return headers;
+  }
+}

@@ -1,0 +1,53 @@
+/** Every failure a service can report; the problem filter maps each to one HTTP status. */
+export enum ToolExceptionCode {
+  InvalidRequest = 'invalid_request',
+  InvalidToolDefinition = 'invalid_tool_definition',
+  UnknownFormat = 'unknown_format',
+  Unauthenticated = 'unauthenticated',
+  Forbidden = 'forbidden',
+  NotFound = 'not_found',
+  VersionNotFound = 'version_not_found',
+  Conflict = 'conflict',
+  BreakingChange = 'breaking_change',
+  VersionSunset = 'version_sunset',
+  PayloadTooLarge = 'payload_too_large',
+  UnsupportedMediaType = 'unsupported_media_type',
+  UriTooLong = 'uri_too_long',
+  MethodNotAllowed = 'method_not_allowed',
+  Unavailable = 'unavailable',
+  Internal = 'internal',
+}
+
+/** One problem with one input, addressed by a JSON Pointer into the request. */
+export interface ProblemIssue {
+  path: string;
+  message: string;
+}
+
+export interface ToolExceptionOptions {
+  issues?: ProblemIssue[];
+  /** Extra members of the problem document (RFC 9457 extension members). */
+  extensions?: Record<string, unknown>;
+  /** Response headers the problem needs, e.g. `Link` to a successor version. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The one exception services throw; never an HTTP exception, so services stay transport-free. */
+export class ToolException extends Error {
+  override readonly name = 'ToolException';
+  readonly issues: ProblemIssue[];
+  readonly extensions: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ToolExceptionCode,
+    message: string,
+    options: ToolExceptionOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.issues = options.issues ?? [];
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+}

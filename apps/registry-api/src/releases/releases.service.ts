@@ -1,0 +1,153 @@
+import { Injectable, Inject } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { ExportCache } from '../exports/export-cache';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolsService } from '../tools/tools.service';
+import type { ReleaseDto, SetCanaryDto, SetStableDto } from './releases.dto';
+import { ReleasesRepository, type ReleaseRow, type ReleaseState } from './releases.repository';
+
+export function releaseToDto(toolId: string, row: ReleaseRow | null): ReleaseDto {
+  return {
+    tool_id: toolId,
+    stable_version: row?.stableVersion ?? null,
+    canary_version: row?.canaryVersion ?? null,
+    canary_percent: row?.canaryPercent ?? 0,
+    previous_stable_version: row?.previousStableVersion ?? null,
+    updated_by: row?.updatedBy ?? null,
+    updated_at: row?.updatedAt.toISOString() ?? null,
+  };
+}
+
+function stateOf(row: ReleaseRow | null): ReleaseState | null {
+  return row === null
+    ? null
+    : {
+        stableVersion: row.stableVersion,
+        canaryVersion: row.canaryVersion,
+        canaryPercent: row.canaryPercent,
+        previousStableVersion: row.previousStableVersion,
+      };
+}
+
+type ReleaseAction =
+  'release.stable_set' | 'release.canary_set' | 'release.promoted' | 'release.rolled_back';
+
+@Injectable()
+export class ReleasesService {
+  constructor(
+    @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
+    @Inject(ToolsService) private readonly tools: ToolsService,
+    @Inject(ExportCache) private readonly cache: ExportCache,
+  ) {}
+
+  async get(principal: Principal, toolId: string): Promise<ReleaseDto> {
+    await this.tools.requireVisible(principal, toolId);
+    return releaseToDto(toolId, await this.releases.find(toolId));
+  }
+
+  async setStable(principal: Principal, toolId: string, body: SetStableDto): Promise<ReleaseDto> {
+    await this.tools.requireOwned(principal, toolId);
+    await this.tools.requireServable(toolId, body.version, '/body/version');
+    return this.transition(principal, { toolId, action: 'release.stable_set' }, (current) => {
+      const canaryIsNewStable = current?.canaryVersion === body.version;
+      return {
+        stableVersion: body.version,
+        canaryVersion: canaryIsNewStable ? null : (current?.canaryVersion ?? null),
+        canaryPercent: canaryIsNewStable ? 0 : (current?.canaryPercent ?? 0),
+        previousStableVersion:
+          current?.stableVersion === body.version
+            ? current.previousStableVersion
+            : (current?.stableVersion ?? null),
+      };
+    });
+  }
+
+  async setCanary(principal: Principal, toolId: string, body: SetCanaryDto): Promise<ReleaseDto> {
+    await this.tools.requireOwned(principal, toolId);
+    await this.tools.requireServable(toolId, body.version, '/body/version');
+    return this.transition(principal, { toolId, action: 'release.canary_set' }, (current) => {
+      if (current?.stableVersion == null) {
+        throw new ToolException(
+          ToolExceptionCode.Conflict,
+          'Set a stable version before starting a canary.',
+        );
+      }
+      if (current.stableVersion === body.version) {
+        throw new ToolException(
+          ToolExceptionCode.Conflict,
+          `Version ${body.version} is already the stable version.`,
+          {
+            issues: [{ path: '/body/version', message: 'is the stable version' }],
+          },
+        );
+      }
+      return { ...current, canaryVersion: body.version, canaryPercent: body.percent };
+    });
+  }
+
+  async promote(principal: Principal, toolId: string): Promise<ReleaseDto> {
+    await this.tools.requireOwned(principal, toolId);
+    return this.transition(principal, { toolId, action: 'release.promoted' }, (current) => {
+      if (current?.canaryVersion == null) {
+        throw new ToolException(ToolExceptionCode.Conflict, 'There is no canary to promote.');
+      }
+      return {
+        stableVersion: current.canaryVersion,
+        canaryVersion: null,
+        canaryPercent: 0,
+        previousStableVersion: current.stableVersion,
+      };
+    });
+  }
+
+  /** Stops a running canary; with none running, returns stable to the version before the last change. */
+  async rollback(principal: Principal, toolId: string): Promise<ReleaseDto> {
+    await this.tools.requireOwned(principal, toolId);
+    return this.transition(principal, { toolId, action: 'release.rolled_back' }, (current) => {
+      if (current?.canaryVersion != null)
+        return { ...current, canaryVersion: null, canaryPercent: 0 };
+      if (current?.previousStableVersion == null) {
+        throw new ToolException(
+          ToolExceptionCode.Conflict,
+          'There is neither a canary nor a previous stable version to roll back to.',
+        );
+      }
+      return {
+        stableVersion: current.previousStableVersion,
+        canaryVersion: null,
+        canaryPercent: 0,
+        previousStableVersion: null,
+      };
+    });
+  }
+
+  private async transition(
+    principal: Principal,
+    { toolId, action }: { toolId: string; action: ReleaseAction },
+    next: (current: ReleaseState | null) => ReleaseState,
+  ): Promise<ReleaseDto> {
+    const currentRow = await this.releases.find(toolId);
+    const expected = stateOf(currentRow);
+    const state = next(expected);
+    const saved = await this.releases.save(
+      toolId,
+      { expected, next: state, updatedBy: principal.actor },
+      {
+        actor: principal.actor,
+        teamId: principal.teamId,
+        action,
+        entityType: 'tool',
+        entityId: toolId,
+        data: { before: expected, after: state },
+      },
+    );
+    if (!saved) {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        'The release changed while this request ran; read it again and retry.',
+      );
+    }
+    this.cache.invalidate();
+    return releaseToDto(toolId, saved);
+  }
+}

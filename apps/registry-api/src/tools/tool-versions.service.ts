@@ -1,0 +1,392 @@
+import { Injectable, Inject } from '@nestjs/common';
+import { compareVersions, safeParseToolIR, type ToolIR } from '@toolgate/toolir';
+import { major, minor } from 'semver';
+import type { Principal } from '../auth/principal';
+import { ExportCache } from '../exports/export-cache';
+import { toolFromWire } from '../exports/wire-adapters';
+import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import {
+  deprecationHeaders,
+  isUnavailable,
+  successorLink,
+  type VersionLifecycle,
+} from './deprecation-headers';
+import { diffInputSchemas, type SchemaChange } from './json-schema-diff';
+import type { DeprecateVersionDto, PublishVersionDto, ToolVersionDto } from './tools.dto';
+import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
+import { brownoutsOf, ToolsService } from './tools.service';
+
+export function versionToDto(row: ToolVersionRow, withIr: boolean): ToolVersionDto {
+  return {
+    tool_id: row.toolId,
+    version: row.version,
+    status: row.status,
+    schema_version: row.schemaVersion,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    deprecated_at: row.deprecatedAt?.toISOString() ?? null,
+    sunset_at: row.sunsetAt?.toISOString() ?? null,
+    successor_version: row.successorVersion,
+    brownouts: brownoutsOf(row),
+    ...(withIr ? { ir: row.ir } : {}),
+  };
+}
+
+export function lifecycleOf(row: ToolVersionRow): VersionLifecycle {
+  return {
+    toolId: row.toolId,
+    deprecatedAt: row.deprecatedAt,
+    sunsetAt: row.sunsetAt,
+    successorVersion: row.successorVersion,
+    brownouts: brownoutsOf(row),
+  };
+}
+
+/** The 410 for a version past its sunset (or in a brownout), naming its successor. */
+export function sunsetException(row: ToolVersionRow): ToolException {
+  const successor = row.successorVersion;
+  return new ToolException(
+    ToolExceptionCode.VersionSunset,
+    `Version ${row.version} of tool ${row.toolId} is no longer served${successor ? `; use ${successor}` : ''}.`,
+    {
+      extensions: {
+        tool_id: row.toolId,
+        version: row.version,
+        sunset_at: row.sunsetAt?.toISOString() ?? null,
+        successor_version: successor,
+      },
+      headers: successor ? { link: successorLink(row.toolId, successor) } : {},
+    },
+  );
+}
+
+/** Whether going from `from` to `to` allows breaking changes (semver: a major bump; in 0.x a minor one). */
+function allowsBreaking(from: string, to: string): boolean {
+  if (major(to) !== major(from)) return major(to) > major(from);
+  return major(to) === 0 && minor(to) > minor(from);
+}
+
+function prefixIssues(
+  issues: ReadonlyArray<{ path: string; message: string }>,
+  prefix: string,
+): ProblemIssue[] {
+  return issues.map((issue) => ({
+    path: `${prefix}${issue.path === '/' ? '' : issue.path}`,
+    message: issue.message,
+  }));
+}
+
+export interface ServedVersion {
+  version: ToolVersionDto;
+  headers: Record<string, string>;
+}
+
+export interface VersionDiff {
+  tool_id: string;
+  from: string;
+  to: string;
+  breaking: boolean;
+  changes: SchemaChange[];
+}
+
+@Injectable()
+export class ToolVersionsService {
+  constructor(
+    @Inject(ToolsService) private readonly tools: ToolsService,
+    @Inject(ToolsRepository) private readonly repository: ToolsRepository,
+    @Inject(ExportCache) private readonly cache: ExportCache,
+  ) {}
+
+  async publish(
+    principal: Principal,
+    toolId: string,
+    body: PublishVersionDto,
+  ): Promise<ToolVersionDto> {
+    const tool = await this.tools.requireOwned(principal, toolId);
+    const ir = this.toToolIR(tool, body);
+    const existing = await this.repository.listVersions(toolId);
+    if (existing.some((row) => row.version === ir.version)) {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Version ${ir.version} of ${tool.name} already exists.`,
+        {
+          issues: [
+            {
+              path: 'ir' in body ? '/body/ir/version' : '/body/version',
+              message: 'already exists; versions are immutable',
+            },
+          ],
+        },
+      );
+    }
+    const published = existing.filter((row) => row.status === 'published');
+    if (body.status === 'published') this.refuseUnannouncedBreaks(ir, published);
+    const newest = published.every((row) => compareVersions(row.version, ir.version) < 0);
+    const row = await this.repository.createVersion(
+      {
+        toolId,
+        version: ir.version,
+        ir,
+        schemaVersion: ir.schema_version,
+        status: body.status,
+        createdBy: principal.actor,
+        toolSummary:
+          newest && body.status === 'published'
+            ? { description: ir.description, tags: ir.tags ?? tool.tags }
+            : undefined,
+      },
+      {
+        actor: principal.actor,
+        teamId: tool.teamId,
+        action: body.status === 'published' ? 'tool_version.published' : 'tool_version.drafted',
+        entityType: 'tool',
+        entityId: toolId,
+        data: { version: ir.version, format: 'format' in body ? body.format : 'toolir' },
+      },
+    );
+    this.cache.invalidate();
+    return versionToDto(row, true);
+  }
+
+  /** Publishes a draft, with the same breaking-change rule as a direct publish. */
+  async publishDraft(
+    principal: Principal,
+    target: { toolId: string; version: string },
+  ): Promise<ToolVersionDto> {
+    const tool = await this.tools.requireOwned(principal, target.toolId);
+    const row = await this.requireVersion(target.toolId, target.version);
+    if (row.status !== 'draft') {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Version ${target.version} is already published.`,
+      );
+    }
+    const parsed = safeParseToolIR(row.ir);
+    if (!parsed.ok) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidToolDefinition,
+        'The stored draft is not a valid ToolIR.',
+        {
+          issues: parsed.issues,
+        },
+      );
+    }
+    const published = (await this.repository.listVersions(target.toolId)).filter(
+      (candidate) => candidate.status === 'published',
+    );
+    this.refuseUnannouncedBreaks(parsed.value, published);
+    const newest = published.every(
+      (candidate) => compareVersions(candidate.version, target.version) < 0,
+    );
+    const updated = await this.repository.publishDraft(
+      {
+        ...target,
+        toolSummary: newest
+          ? { description: parsed.value.description, tags: parsed.value.tags ?? tool.tags }
+          : undefined,
+      },
+      {
+        actor: principal.actor,
+        teamId: tool.teamId,
+        action: 'tool_version.published',
+        entityType: 'tool',
+        entityId: target.toolId,
+        data: { version: target.version, format: 'draft' },
+      },
+    );
+    if (!updated) {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Version ${target.version} is already published.`,
+      );
+    }
+    this.cache.invalidate();
+    return versionToDto(updated, true);
+  }
+
+  async list(principal: Principal, toolId: string): Promise<{ items: ToolVersionDto[] }> {
+    await this.tools.requireVisible(principal, toolId);
+    const rows = await this.repository.listVersions(toolId);
+    rows.sort((left, right) => compareVersions(right.version, left.version));
+    return { items: rows.map((row) => versionToDto(row, false)) };
+  }
+
+  /** One version with its IR; deprecated ones carry Deprecation/Sunset/Link headers, sunset ones are 410. */
+  async get(principal: Principal, toolId: string, version: string): Promise<ServedVersion> {
+    await this.tools.requireVisible(principal, toolId);
+    const row = await this.requireVersion(toolId, version);
+    if (isUnavailable(lifecycleOf(row), new Date())) throw sunsetException(row);
+    return { version: versionToDto(row, true), headers: deprecationHeaders(lifecycleOf(row)) };
+  }
+
+  async deprecate(
+    principal: Principal,
+    { toolId, version }: { toolId: string; version: string },
+    body: DeprecateVersionDto,
+  ): Promise<ToolVersionDto> {
+    const tool = await this.tools.requireOwned(principal, toolId);
+    const row = await this.requireVersion(toolId, version);
+    const sunsetAt = new Date(body.sunset_at);
+    const issues: ProblemIssue[] = [];
+    if (sunsetAt.getTime() <= Date.now())
+      issues.push({ path: '/body/sunset_at', message: 'must be in the future' });
+    body.brownouts.forEach((window, index) => {
+      if (Date.parse(window.end) > sunsetAt.getTime()) {
+        issues.push({
+          path: `/body/brownouts/${index}/end`,
+          message: 'a brownout must end before the sunset',
+        });
+      }
+    });
+    if (body.successor !== undefined) {
+      if (body.successor === version)
+        issues.push({ path: '/body/successor', message: 'a version cannot succeed itself' });
+      const successor = await this.repository.findVersion(toolId, body.successor);
+      if (!successor || successor.status !== 'published') {
+        issues.push({ path: '/body/successor', message: `no published version ${body.successor}` });
+      } else if (successor.deprecatedAt !== null) {
+        issues.push({ path: '/body/successor', message: 'the successor is itself deprecated' });
+      }
+    }
+    if (issues.length > 0) {
+      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The deprecation is not valid.', {
+        issues,
+      });
+    }
+    if (row.sunsetAt !== null && row.sunsetAt.getTime() <= Date.now()) throw sunsetException(row);
+    const updated = await this.repository.deprecateVersion(
+      {
+        toolId,
+        version,
+        sunsetAt,
+        successorVersion: body.successor ?? null,
+        brownouts: body.brownouts,
+      },
+      {
+        actor: principal.actor,
+        teamId: tool.teamId,
+        action: 'tool_version.deprecated',
+        entityType: 'tool',
+        entityId: toolId,
+        data: {
+          version,
+          sunset_at: sunsetAt.toISOString(),
+          successor: body.successor ?? null,
+          brownouts: body.brownouts,
+        },
+      },
+    );
+    this.cache.invalidate();
+    return versionToDto(updated, false);
+  }
+
+  async diff(
+    principal: Principal,
+    toolId: string,
+    range: { from: string; to: string },
+  ): Promise<VersionDiff> {
+    await this.tools.requireVisible(principal, toolId);
+    const [from, to] = await Promise.all([
+      this.requireVersion(toolId, range.from),
+      this.requireVersion(toolId, range.to),
+    ]);
+    const changes = diffInputSchemas(parametersOf(from), parametersOf(to), '/parameters');
+    return {
+      tool_id: toolId,
+      from: range.from,
+      to: range.to,
+      breaking: changes.some((change) => change.breaking),
+      changes,
+    };
+  }
+
+  private async requireVersion(toolId: string, version: string): Promise<ToolVersionRow> {
+    const row = await this.repository.findVersion(toolId, version);
+    if (!row)
+      throw new ToolException(
+        ToolExceptionCode.VersionNotFound,
+        `Tool ${toolId} has no version ${version}.`,
+      );
+    return row;
+  }
+
+  /** Builds and checks the ToolIR of a publish request; every problem is a 422 with paths into the body. */
+  private toToolIR(tool: ToolWithRelease, body: PublishVersionDto): ToolIR {
+    let candidate: unknown;
+    let prefix: string;
+    if ('ir' in body) {
+      candidate = body.ir;
+      prefix = '/body/ir';
+    } else {
+      const imported = toolFromWire(body.format, body.definition);
+      if (!imported.ok) {
+        throw new ToolException(
+          ToolExceptionCode.InvalidToolDefinition,
+          `The ${body.format} definition cannot be imported.`,
+          {
+            issues: prefixIssues(imported.issues, '/body/definition'),
+          },
+        );
+      }
+      // The registry owns identity and versioning; the wire format knows neither.
+      candidate = {
+        ...imported.ir,
+        id: tool.id,
+        name: tool.name,
+        version: body.version,
+        tags: tool.tags,
+      };
+      prefix = '/body/definition';
+    }
+    const parsed = safeParseToolIR(candidate);
+    if (!parsed.ok) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidToolDefinition,
+        'The tool definition is not valid.',
+        {
+          issues: prefixIssues(parsed.issues, prefix),
+        },
+      );
+    }
+    const issues: ProblemIssue[] = [];
+    if (parsed.value.id !== tool.id)
+      issues.push({ path: `${prefix}/id`, message: `must be the tool's stable id ${tool.id}` });
+    if (parsed.value.name !== tool.name)
+      issues.push({ path: `${prefix}/name`, message: `must be the tool's name "${tool.name}"` });
+    if (issues.length > 0) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidToolDefinition,
+        'The tool definition does not match the tool.',
+        { issues },
+      );
+    }
+    return parsed.value;
+  }
+
+  /** A breaking change to the arguments without a major bump would break every pinned caller: refuse it. */
+  private refuseUnannouncedBreaks(ir: ToolIR, published: readonly ToolVersionRow[]): void {
+    const predecessor = published
+      .filter((row) => compareVersions(row.version, ir.version) < 0)
+      .sort((left, right) => compareVersions(right.version, left.version))[0];
+    if (!predecessor || allowsBreaking(predecessor.version, ir.version)) return;
+    const breaks = diffInputSchemas(parametersOf(predecessor), ir.parameters, '/parameters').filter(
+      (change) => change.breaking,
+    );
+    if (breaks.length === 0) return;
+    throw new ToolException(
+      ToolExceptionCode.BreakingChange,
+      `Version ${ir.version} breaks callers of ${predecessor.version}; publish it as ${major(predecessor.version) + 1}.0.0 or keep the change compatible.`,
+      {
+        issues: breaks.map((change) => ({ path: change.path, message: change.message })),
+        extensions: { previous_version: predecessor.version, breaking_changes: breaks },
+      },
+    );
+  }
+}
+
+function parametersOf(row: ToolVersionRow): unknown {
+  const ir = row.ir;
+  return typeof ir === 'object' && ir !== null && !Array.isArray(ir)
+    ? (ir as Record<string, unknown>)['parameters']
+    : undefined;
+}

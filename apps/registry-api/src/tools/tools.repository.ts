@@ -1,0 +1,256 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
+import { inTransaction } from '../database/transaction';
+import { Prisma, type Release, type Tool, type ToolVersion } from '../generated/prisma/client';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+
+export type ToolRow = Tool;
+export type ToolVersionRow = ToolVersion;
+export type ToolWithRelease = Tool & { release: Release | null };
+export type ToolVisibilityValue = Tool['visibility'];
+export type VersionStatusValue = ToolVersion['status'];
+
+/** Which tools a caller may see: its own team's, and every team's public ones. */
+export interface Visibility {
+  teamId: string | null;
+}
+
+export interface ListToolsFilter extends Visibility {
+  tags?: string[] | undefined;
+  team?: string | undefined;
+  status?: 'draft' | 'published' | 'deprecated' | undefined;
+  /** Restrict to these ids (the result of a text search). */
+  ids?: string[] | undefined;
+  names?: string[] | undefined;
+  after?: { name: string; id: string } | undefined;
+  limit: number;
+}
+
+export interface CreateToolRow {
+  id: string;
+  teamId: string;
+  name: string;
+  description: string;
+  tags: string[];
+  visibility: ToolVisibilityValue;
+}
+
+export interface CreateVersionRow {
+  toolId: string;
+  version: string;
+  ir: Record<string, unknown>;
+  schemaVersion: string;
+  status: VersionStatusValue;
+  createdBy: string;
+  /** Set when this version becomes the tool's newest: search reads the tool row. */
+  toolSummary?: { description: string; tags: string[] } | undefined;
+}
+
+export interface DeprecateVersionRow {
+  toolId: string;
+  version: string;
+  sunsetAt: Date;
+  successorVersion: string | null;
+  brownouts: Array<{ start: string; end: string }>;
+}
+
+export interface SearchHit {
+  id: string;
+  rank: number;
+}
+
+function visibleWhere(visibility: Visibility): Prisma.ToolWhereInput {
+  if (visibility.teamId === null) return {};
+  return { OR: [{ teamId: visibility.teamId }, { visibility: 'public' }] };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}
+
+function jsonObject(value: Record<string, unknown>): Prisma.InputJsonObject {
+  return value as Prisma.InputJsonObject;
+}
+
+@Injectable()
+export class ToolsRepository {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  async create(row: CreateToolRow, audit: AuditEntry): Promise<ToolWithRelease> {
+    try {
+      return await inTransaction(this.database.prisma, async (tx) => {
+        const tool = await tx.tool.create({ data: row, include: { release: true } });
+        await appendAuditEvent(tx, audit);
+        return tool;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ToolException(
+          ToolExceptionCode.Conflict,
+          `A tool named "${row.name}" or with id ${row.id} already exists.`,
+          {
+            issues: [{ path: '/body/name', message: 'is already taken in this team' }],
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  findVisible(id: string, visibility: Visibility): Promise<ToolWithRelease | null> {
+    return this.database.prisma.tool.findFirst({
+      where: { id, ...visibleWhere(visibility) },
+      include: { release: true },
+    });
+  }
+
+  list(filter: ListToolsFilter): Promise<ToolWithRelease[]> {
+    const now = new Date();
+    const status: Prisma.ToolWhereInput =
+      filter.status === undefined
+        ? {}
+        : filter.status === 'deprecated'
+          ? { versions: { some: { deprecatedAt: { not: null } } } }
+          : filter.status === 'published'
+            ? {
+                versions: {
+                  some: {
+                    status: 'published',
+                    OR: [{ sunsetAt: null }, { sunsetAt: { gt: now } }],
+                  },
+                },
+              }
+            : { versions: { some: { status: 'draft' } } };
+    return this.database.prisma.tool.findMany({
+      where: {
+        AND: [
+          visibleWhere(filter),
+          status,
+          filter.tags && filter.tags.length > 0 ? { tags: { hasEvery: filter.tags } } : {},
+          filter.team === undefined ? {} : { teamId: filter.team },
+          filter.ids === undefined ? {} : { id: { in: filter.ids } },
+          filter.names === undefined ? {} : { name: { in: filter.names } },
+          filter.after === undefined
+            ? {}
+            : {
+                OR: [
+                  { name: { gt: filter.after.name } },
+                  { name: filter.after.name, id: { gt: filter.after.id } },
+                ],
+              },
+        ],
+      },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      take: filter.limit,
+      include: { release: true },
+    });
+  }
+
+  /** Full-text search over name, tags and description, best match first (ts_rank). */
+  async search(query: string, visibility: Visibility, limit: number): Promise<SearchHit[]> {
+    const teamId = visibility.teamId;
+    const rows = await this.database.prisma.$queryRaw<Array<{ id: string; rank: number }>>`
+      SELECT id::text AS id, ts_rank(search, query)::float8 AS rank
+      FROM tools, websearch_to_tsquery('simple', ${query}) AS query
+      WHERE search @@ query
+        AND (${teamId}::uuid IS NULL OR team_id = ${teamId}::uuid OR visibility = 'public')
+      ORDER BY rank DESC, name ASC, id ASC
+      LIMIT ${limit}`;
+    return rows.map((row) => ({ id: row.id, rank: Number(row.rank) }));
+  }
+
+  listVersions(toolId: string): Promise<ToolVersionRow[]> {
+    return this.database.prisma.toolVersion.findMany({
+      where: { toolId },
+      orderBy: { createdAt: 'asc' },
+    });
+  }
+
+  findVersion(toolId: string, version: string): Promise<ToolVersionRow | null> {
+    return this.database.prisma.toolVersion.findUnique({
+      where: { toolId_version: { toolId, version } },
+    });
+  }
+
+  /** Every version of the given tools, for export resolution. */
+  versionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
+    return this.database.prisma.toolVersion.findMany({ where: { toolId: { in: toolIds } } });
+  }
+
+  async createVersion(row: CreateVersionRow, audit: AuditEntry): Promise<ToolVersionRow> {
+    const { toolSummary, ...version } = row;
+    try {
+      return await inTransaction(this.database.prisma, async (tx) => {
+        const created = await tx.toolVersion.create({
+          data: { ...version, ir: jsonObject(version.ir) },
+        });
+        if (toolSummary) {
+          await tx.tool.update({
+            where: { id: row.toolId },
+            data: { ...toolSummary, updatedAt: new Date() },
+          });
+        }
+        await appendAuditEvent(tx, audit);
+        return created;
+      });
+    } catch (error) {
+      // The unique index (tool_id, version) arbitrates concurrent publishes: exactly one wins.
+      if (isUniqueViolation(error)) {
+        throw new ToolException(
+          ToolExceptionCode.Conflict,
+          `Version ${row.version} of this tool already exists.`,
+          {
+            issues: [{ path: '/body/version', message: 'already exists; versions are immutable' }],
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Draft to published, once: null when the version is not (or no longer) a draft. */
+  async publishDraft(
+    target: {
+      toolId: string;
+      version: string;
+      toolSummary?: { description: string; tags: string[] } | undefined;
+    },
+    audit: AuditEntry,
+  ): Promise<ToolVersionRow | null> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const { count } = await tx.toolVersion.updateMany({
+        where: { toolId: target.toolId, version: target.version, status: 'draft' },
+        data: { status: 'published' },
+      });
+      if (count === 0) return null;
+      if (target.toolSummary) {
+        await tx.tool.update({
+          where: { id: target.toolId },
+          data: { ...target.toolSummary, updatedAt: new Date() },
+        });
+      }
+      await appendAuditEvent(tx, audit);
+      return tx.toolVersion.findUnique({
+        where: { toolId_version: { toolId: target.toolId, version: target.version } },
+      });
+    });
+  }
+
+  async deprecateVersion(row: DeprecateVersionRow, audit: AuditEntry): Promise<ToolVersionRow> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const updated = await tx.toolVersion.update({
+        where: { toolId_version: { toolId: row.toolId, version: row.version } },
+        data: {
+          deprecatedAt: new Date(),
+          sunsetAt: row.sunsetAt,
+          successorVersion: row.successorVersion,
+          brownouts: row.brownouts,
+        },
+      });
+      await appendAuditEvent(tx, audit);
+      return updated;
+    });
+  }
+}

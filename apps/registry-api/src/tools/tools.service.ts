@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Inject } from '@nestjs/common';
+import { z } from 'zod';
+import { ownsTeam, type Principal } from '../auth/principal';
+import { decodeCursor, encodeCursor } from '../common/pagination';
+import { ExportCache } from '../exports/export-cache';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { TeamsRepository } from '../teams/teams.repository';
+import { isUnavailable } from './deprecation-headers';
+import type { CreateToolDto, ListToolsQueryDto, SearchToolsQueryDto, ToolDto } from './tools.dto';
+import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
+
+const ToolCursorSchema = z.strictObject({ name: z.string(), id: z.uuid() });
+// A text query inside the list narrows to at most this many matches before the other filters.
+const MAX_TEXT_MATCHES = 1000;
+
+export function toolToDto(tool: ToolWithRelease): ToolDto {
+  return {
+    id: tool.id,
+    team_id: tool.teamId,
+    name: tool.name,
+    description: tool.description,
+    tags: tool.tags,
+    visibility: tool.visibility,
+    release: tool.release
+      ? {
+          stable_version: tool.release.stableVersion,
+          canary_version: tool.release.canaryVersion,
+          canary_percent: tool.release.canaryPercent,
+        }
+      : null,
+    created_at: tool.createdAt.toISOString(),
+    updated_at: tool.updatedAt.toISOString(),
+  };
+}
+
+export function brownoutsOf(row: ToolVersionRow): Array<{ start: string; end: string }> {
+  const parsed = z.array(z.object({ start: z.string(), end: z.string() })).safeParse(row.brownouts);
+  return parsed.success ? parsed.data : [];
+}
+
+@Injectable()
+export class ToolsService {
+  constructor(
+    @Inject(ToolsRepository) private readonly tools: ToolsRepository,
+    @Inject(TeamsRepository) private readonly teams: TeamsRepository,
+    @Inject(ExportCache) private readonly cache: ExportCache,
+  ) {}
+
+  async create(principal: Principal, body: CreateToolDto): Promise<ToolDto> {
+    const teamId = principal.teamId ?? body.team_id;
+    if (teamId === undefined) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidRequest,
+        'The installation admin key must name the team.',
+        {
+          issues: [
+            { path: '/body/team_id', message: 'is required with the installation admin key' },
+          ],
+        },
+      );
+    }
+    if (
+      principal.teamId !== null &&
+      body.team_id !== undefined &&
+      body.team_id !== principal.teamId
+    ) {
+      throw new ToolException(ToolExceptionCode.NotFound, `Team ${body.team_id} was not found.`);
+    }
+    if (!(await this.teams.findById(teamId))) {
+      throw new ToolException(ToolExceptionCode.NotFound, `Team ${teamId} was not found.`);
+    }
+    const id = body.id ?? randomUUID();
+    const tool = await this.tools.create(
+      {
+        id,
+        teamId,
+        name: body.name,
+        description: body.description,
+        tags: body.tags,
+        visibility: body.visibility,
+      },
+      {
+        actor: principal.actor,
+        teamId,
+        action: 'tool.created',
+        entityType: 'tool',
+        entityId: id,
+        data: { name: body.name, tags: body.tags, visibility: body.visibility },
+      },
+    );
+    this.cache.invalidate();
+    return toolToDto(tool);
+  }
+
+  async list(
+    principal: Principal,
+    query: ListToolsQueryDto,
+  ): Promise<{ items: ToolDto[]; next_cursor: string | null }> {
+    const after =
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolCursorSchema);
+    if (after === null) {
+      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
+      });
+    }
+    const ids =
+      query.q === undefined
+        ? undefined
+        : (await this.tools.search(query.q, { teamId: principal.teamId }, MAX_TEXT_MATCHES)).map(
+            (hit) => hit.id,
+          );
+    const rows = await this.tools.list({
+      teamId: principal.teamId,
+      tags: query.tag,
+      team: query.team,
+      status: query.status,
+      ids,
+      after,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toolToDto),
+      next_cursor:
+        rows.length > query.limit && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+    };
+  }
+
+  async search(
+    principal: Principal,
+    query: SearchToolsQueryDto,
+  ): Promise<{ items: Array<ToolDto & { rank: number }> }> {
+    const hits = await this.tools.search(query.q, { teamId: principal.teamId }, query.limit);
+    if (hits.length === 0) return { items: [] };
+    const rows = await this.tools.list({
+      teamId: principal.teamId,
+      ids: hits.map((hit) => hit.id),
+      limit: hits.length,
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return {
+      items: hits.flatMap((hit) => {
+        const row = byId.get(hit.id);
+        return row ? [{ ...toolToDto(row), rank: hit.rank }] : [];
+      }),
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<ToolDto> {
+    return toolToDto(await this.requireVisible(principal, id));
+  }
+
+  /** The tool if the caller may see it; another team's private tool is a 404, never a 403. */
+  async requireVisible(principal: Principal, id: string): Promise<ToolWithRelease> {
+    const tool = await this.tools.findVisible(id, { teamId: principal.teamId });
+    if (!tool) throw new ToolException(ToolExceptionCode.NotFound, `Tool ${id} was not found.`);
+    return tool;
+  }
+
+  /** The tool if the caller's team owns it (a public tool of another team can be read, not changed). */
+  async requireOwned(principal: Principal, id: string): Promise<ToolWithRelease> {
+    const tool = await this.requireVisible(principal, id);
+    if (!ownsTeam(principal, tool.teamId)) {
+      throw new ToolException(
+        ToolExceptionCode.Forbidden,
+        `Tool ${id} belongs to another team; it can be read, not changed.`,
+      );
+    }
+    return tool;
+  }
+
+  /** A version that may be put into rotation: published and not past its sunset. */
+  async requireServable(toolId: string, version: string, path: string): Promise<ToolVersionRow> {
+    const row = await this.tools.findVersion(toolId, version);
+    if (!row) {
+      throw new ToolException(
+        ToolExceptionCode.VersionNotFound,
+        `Tool ${toolId} has no version ${version}.`,
+        {
+          issues: [{ path, message: 'no such version' }],
+        },
+      );
+    }
+    if (row.status !== 'published') {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Version ${version} is a draft; publish it first.`,
+        {
+          issues: [{ path, message: 'is a draft' }],
+        },
+      );
+    }
+    // Brownouts are deliberately ignored: they flush out callers, they do not block operators.
+    if (isUnavailable({ ...row, brownouts: [], toolId }, new Date())) {
+      throw new ToolException(
+        ToolExceptionCode.VersionSunset,
+        `Version ${version} is past its sunset.`,
+        {
+          issues: [{ path, message: 'is past its sunset' }],
+        },
+      );
+    }
+    return row;
+  }
+}

@@ -1,0 +1,100 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { inject } from 'vitest';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { createApp } from '../../src/create-app';
+import { openDatabase, type Database } from '../../src/database/database';
+import { createDatabase, dropDatabase, randomDatabaseName } from './test-database';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef0123456789';
+
+export interface InjectOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  url: string;
+  key?: string | null;
+  body?: unknown;
+  /** A raw payload sent as is (for malformed JSON and odd content types). */
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests probe response bodies freely
+  body: any;
+  text: string;
+}
+
+export interface TestApp extends AsyncDisposable {
+  app: NestFastifyApplication;
+  database: Database;
+  databaseName: string;
+  databaseUrl: string;
+  request(options: InjectOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/** The API on a fresh copy of the migrated template database, driven by `inject()` (no port). */
+export async function startTestApp(
+  overrides: Partial<Record<string, string>> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestApp> {
+  const databaseName = randomDatabaseName('file');
+  const url = await createDatabase(databaseName, inject('templateDatabase'));
+  const config: AppConfig = loadConfig({
+    DATABASE_URL: url,
+    TOOLGATE_ADMIN_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const database = await openDatabase({ kind: 'postgres', url });
+  let app: NestFastifyApplication;
+  try {
+    app = await createApp({
+      config,
+      database,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  } catch (error) {
+    await database.close();
+    await dropDatabase(databaseName);
+    throw error;
+  }
+  const close = async () => {
+    await app.close();
+    await database.close();
+    await dropDatabase(databaseName);
+  };
+  return {
+    app,
+    database,
+    databaseName,
+    databaseUrl: url,
+    close,
+    [Symbol.asyncDispose]: close,
+    async request(options) {
+      const headers: Record<string, string> = { ...options.headers };
+      const key = options.key === undefined ? ADMIN_KEY : options.key;
+      if (key !== null) headers['authorization'] = `Bearer ${key}`;
+      let payload: string | Buffer | undefined = options.payload;
+      if (payload === undefined && options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.inject({
+        method: options.method ?? 'GET',
+        url: options.url,
+        headers,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      let body: unknown = undefined;
+      try {
+        body = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.statusCode, headers: response.headers, body, text: response.body };
+    },
+  };
+}

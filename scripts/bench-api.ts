@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:api`: the registry's read path under load. Starts the API on Postgres (a fresh
+ * `toolgate_bench_*` database on BENCH_POSTGRES_URL, or DATABASE_URL as is), registers 50 tools
+ * with a stable release, then runs autocannon against GET /v1/exports and, in the same run,
+ * against a bare Fastify route that returns the same JSON from memory: the ratio says what the
+ * API costs on top of the network and HTTP stack.
+ *
+ *   BENCH_DURATION=10 BENCH_CONNECTIONS=10 npm run bench:api
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import Fastify from 'fastify';
+import pg from 'pg';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+const root = path.resolve(__dirname, '..');
+const TOOL_COUNT = 50;
+const duration = Number(process.env['BENCH_DURATION'] ?? 10);
+const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
+const serverUrl =
+  process.env['BENCH_POSTGRES_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForReady(base: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the API did not become ready within 2 minutes');
+}
+
+async function call(
+  base: string,
+  key: string,
+  request: { method: string; path: string; body?: unknown },
+): Promise<unknown> {
+  const response = await fetch(`${base}${request.path}`, {
+    method: request.method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`${request.method} ${request.path}: ${response.status} ${text}`);
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+async function seed(base: string, adminKey: string): Promise<string> {
+  const team = (await call(base, adminKey, {
+    method: 'POST',
+    path: '/v1/teams',
+    body: { slug: 'bench', name: 'Bench' },
+  })) as { id: string };
+  const created = (await call(base, adminKey, {
+    method: 'POST',
+    path: '/v1/api-keys',
+    body: { name: 'bench', scopes: ['tools:read', 'tools:write'], team_id: team.id },
+  })) as { key: string };
+  for (let index = 0; index < TOOL_COUNT; index += 1) {
+    const name = `bench_tool_${String(index).padStart(2, '0')}`;
+    const tool = (await call(base, created.key, {
+      method: 'POST',
+      path: '/v1/tools',
+      body: { name, tags: ['bench'] },
+    })) as { id: string };
+    const ir = {
+      schema_version: '1.0',
+      id: tool.id,
+      name,
+      version: '1.0.0',
+      description: `Benchmark tool ${index}: looks up a record by id and returns its fields.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: 1, maxLength: 64 },
+          fields: {
+            type: 'array',
+            items: { type: 'string', enum: ['name', 'email', 'created_at'] },
+          },
+          limit: { type: 'integer', minimum: 1, maximum: 100 },
+        },
+        required: ['id'],
+        additionalProperties: false,
+      },
+      behavior: { readonly: true, destructive: false, idempotent: true },
+      constraints: { timeout_ms: 5000 },
+      tags: ['bench'],
+    };
+    await call(base, created.key, {
+      method: 'POST',
+      path: `/v1/tools/${tool.id}/versions`,
+      body: { ir },
+    });
+    await call(base, created.key, {
+      method: 'PUT',
+      path: `/v1/tools/${tool.id}/release/stable`,
+      body: { version: '1.0.0' },
+    });
+  }
+  return created.key;
+}
+
+function row(label: string, result: AutocannonResult): string {
+  return `${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.non2xx}`;
+}
+
+async function main(): Promise<void> {
+  const ownDatabase = process.env['DATABASE_URL'] === undefined;
+  const databaseName = `toolgate_bench_${randomBytes(4).toString('hex')}`;
+  let databaseUrl = process.env['DATABASE_URL'] ?? '';
+  if (ownDatabase) {
+    await adminQuery(`CREATE DATABASE "${databaseName}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  const adminKey = `bench-admin-${randomUUID()}`;
+  const apiPort = await freePort();
+  const api = spawn(
+    process.execPath,
+    [
+      ...(process.env['BENCH_CPU_PROFILE']
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROFILE']]
+        : []),
+      '--import',
+      'tsx',
+      path.join(root, 'apps/registry-api/src/main.ts'),
+    ],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        TOOLGATE_ADMIN_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        TSX_TSCONFIG_PATH: path.join(root, 'apps/registry-api/tsconfig.json'),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const bare = Fastify({ logger: false });
+  try {
+    const base = `http://127.0.0.1:${apiPort}`;
+    await waitForReady(base, api);
+    process.stdout.write(`Seeding ${TOOL_COUNT} tools...\n`);
+    const key = await seed(base, adminKey);
+    const exportPath = '/v1/exports?format=openai-chat&tags=bench';
+    const headers = { authorization: `Bearer ${key}`, 'x-toolgate-subject': 'bench-user' };
+    const body = await (await fetch(`${base}${exportPath}`, { headers })).text();
+    bare.get('/v1/exports', async (_request, reply) =>
+      reply.type('application/json; charset=utf-8').send(body),
+    );
+    const barePort = await freePort();
+    await bare.listen({ port: barePort, host: '127.0.0.1' });
+    process.stdout.write(
+      `Export body: ${body.length} bytes, ${TOOL_COUNT} tools. ${duration}s per target, ${connections} connections.\n`,
+    );
+    // Warm both paths (JIT, caches) before measuring.
+    await autocannon({ url: `${base}${exportPath}`, connections, duration: 2, headers });
+    await autocannon({
+      url: `http://127.0.0.1:${barePort}${exportPath}`,
+      connections,
+      duration: 2,
+    });
+    const apiResult = await autocannon({
+      url: `${base}${exportPath}`,
+      connections,
+      duration,
+      headers,
+    });
+    const bareResult = await autocannon({
+      url: `http://127.0.0.1:${barePort}${exportPath}`,
+      connections,
+      duration,
+    });
+    process.stdout.write(
+      `\n${row('registry API GET /v1/exports', apiResult)}\n${row('bare Fastify, same cached JSON', bareResult)}\n`,
+    );
+    process.stdout.write(
+      `ratio (API / bare): ${(apiResult.requests.average / bareResult.requests.average).toFixed(2)}\n`,
+    );
+  } finally {
+    await bare.close();
+    api.kill('SIGTERM');
+    await new Promise((resolve) =>
+      api.exitCode === null ? api.once('exit', resolve) : resolve(undefined),
+    );
+    if (ownDatabase) await adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
