@@ -2,7 +2,10 @@ import { anthropicAdapter, type AnthropicAdapter } from './anthropic/anthropic-a
 import { geminiAdapter, type GeminiAdapter } from './gemini/gemini-adapter';
 import { mcpAdapter, type McpAdapter } from './mcp/mcp-adapter';
 import { openAIChatAdapter, type OpenAIChatAdapter } from './openai-chat/openai-chat-adapter';
-import { openAIResponsesAdapter, type OpenAIResponsesAdapter } from './openai-responses/openai-responses-adapter';
+import {
+  openAIResponsesAdapter,
+  type OpenAIResponsesAdapter,
+} from './openai-responses/openai-responses-adapter';
 import { AdapterError } from './shared/adapter-error';
 import type { Provider } from './shared/provider';
 
@@ -24,10 +27,15 @@ const ADAPTERS: AdapterByProvider = {
 };
 
 /** The adapter of one wire format; an unknown provider (from untrusted input) is an AdapterError. */
-export function getAdapter<TProvider extends Provider>(provider: TProvider): AdapterByProvider[TProvider] {
+export function getAdapter<TProvider extends Provider>(
+  provider: TProvider,
+): AdapterByProvider[TProvider] {
   const adapter = Object.hasOwn(ADAPTERS, provider) ? ADAPTERS[provider] : undefined;
   if (adapter === undefined) {
-    throw new AdapterError(`unknown provider ${JSON.stringify(provider)}`, { provider, path: '/provider' });
+    throw new AdapterError(`unknown provider ${JSON.stringify(provider)}`, {
+      provider,
+      path: '/provider',
+    });
   }
   return adapter;
 }

@@ -19,7 +19,13 @@ export {
   type AdapterErrorDetails,
   type InvalidToolArgumentsDetails,
 } from './shared/adapter-error';
-export type { DowngradeAction, DowngradeEntry, DowngradeReport, LimitViolation, NameMapping } from './shared/downgrade-report';
+export type {
+  DowngradeAction,
+  DowngradeEntry,
+  DowngradeReport,
+  LimitViolation,
+  NameMapping,
+} from './shared/downgrade-report';
 export { DEFAULT_OPENAI_LIMITS, type SchemaLimits } from './shared/json-schema/schema-limits';
 export { CONSERVATIVE_BEHAVIOR, toolIdFromName } from './shared/import-tool';
 export { toWireName } from './shared/names/tool-name-map';
@@ -34,7 +40,10 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatRequestOptions,
 } from './openai-chat/openai-chat-api';
-export { openAIResponsesAdapter, type OpenAIResponsesAdapter } from './openai-responses/openai-responses-adapter';
+export {
+  openAIResponsesAdapter,
+  type OpenAIResponsesAdapter,
+} from './openai-responses/openai-responses-adapter';
 export type {
   OpenAIResponsesFunctionTool,
   OpenAIResponsesFunctionCall,
@@ -79,4 +88,31 @@ export type {
 } from './mcp/mcp-api';
 export { convertResultToMcp } from './mcp/convert-results-to-mcp';
 
-// stream exports are added by the stream module
+export {
+  createPartialJsonParser,
+  InvalidJsonError,
+  IncompleteJsonError,
+  createToolCallStream,
+  createOpenAIChatStreamParser,
+  createOpenAIResponsesStreamParser,
+  createAnthropicStreamParser,
+  createGeminiStreamParser,
+  parseSSE,
+  StreamEventShapeError,
+  type PartialJson,
+  type PartialJsonParser,
+  type PartialJsonParserOptions,
+  type InvalidJsonDetails,
+  type IncompleteJsonDetails,
+  type SseJsonDecoder,
+  type ToolCallStreamOptions,
+  type StreamEventShapeDetails,
+  type ToolCallStream,
+  type ToolCallStreamEvent,
+  type ToolCallStreamError,
+  type ToolCallStartEvent,
+  type ToolCallDeltaEvent,
+  type ToolCallEndEvent,
+  type TextDeltaEvent,
+  type StreamErrorEvent,
+} from './stream/index';

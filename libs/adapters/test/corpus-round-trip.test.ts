@@ -13,67 +13,124 @@ describe('corpus', () => {
   it('has at least 100 cases, each with valid and invalid samples', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(100);
     expect(corpus.every((corpusCase) => corpusCase.valid.length > 0)).toBe(true);
-    expect(corpus.filter((corpusCase) => corpusCase.invalid.length > 0).length).toBeGreaterThanOrEqual(100);
+    expect(
+      corpus.filter((corpusCase) => corpusCase.invalid.length > 0).length,
+    ).toBeGreaterThanOrEqual(100);
   });
 
   it('holds nothing the harness cannot map', () => {
     expect(corpusEntries().filter((entry) => !CORPUS_ENTRIES.has(entry))).toEqual([]);
   });
 
-  it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))('%s: samples are judged right by the IR schema', (_id, corpusCase) => {
-    const validate = compile(toolOfCase(corpusCase).parameters);
-    for (const sample of corpusCase.valid) expect(errorsOf(validate, sample), JSON.stringify(sample)).toEqual([]);
-    for (const sample of corpusCase.invalid) expect(validate(sample), JSON.stringify(sample)).toBe(false);
-  });
+  it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))(
+    '%s: samples are judged right by the IR schema',
+    (_id, corpusCase) => {
+      const validate = compile(toolOfCase(corpusCase).parameters);
+      for (const sample of corpusCase.valid)
+        expect(errorsOf(validate, sample), JSON.stringify(sample)).toEqual([]);
+      for (const sample of corpusCase.invalid)
+        expect(validate(sample), JSON.stringify(sample)).toBe(false);
+    },
+  );
 });
 
 describe.each(ADAPTER_CONFIGS)('$label: ToolIR -> wire -> ToolIR', ({ provider, options }) => {
   const adapter = getAdapter(provider);
 
-  it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))('%s', (_id, corpusCase) => {
-    const tool = toolOfCase(corpusCase);
-    const wire = adapter.toolsToWire([tool], options);
-    expect(wire.definitions).toHaveLength(1);
-    const back = adapter.toolFromWire(wire.definitions[0], { names: wire.report.names });
-    expect(back.name).toBe(tool.name);
-    expect(back.description).toBe(tool.description);
+  it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))(
+    '%s',
+    (_id, corpusCase) => {
+      const tool = toolOfCase(corpusCase);
+      const wire = adapter.toolsToWire([tool], options);
+      expect(wire.definitions).toHaveLength(1);
+      const back = adapter.toolFromWire(wire.definitions[0], { names: wire.report.names });
+      expect(back.name).toBe(tool.name);
+      expect(back.description).toBe(tool.description);
 
-    const entries = wire.report.entries.filter((entry) => entry.tool === tool.name && entry.keyword !== 'name');
-    if (provider === 'mcp' && tool.outputSchema !== undefined) {
-      const kept = JSON.stringify(back.outputSchema) === JSON.stringify(tool.outputSchema);
-      expect(kept || entries.some((entry) => entry.path.startsWith('/outputSchema')), 'outputSchema changed without a report entry').toBe(true);
-    }
-    const before = compile(tool.parameters);
-    const after = compile(back.parameters);
-    for (const sample of [...corpusCase.valid, ...corpusCase.invalid]) {
-      const beforeErrors = errorsOf(before, sample);
-      const afterErrors = errorsOf(after, sample);
-      if ((beforeErrors.length === 0) === (afterErrors.length === 0)) continue;
-      const errors = beforeErrors.length > 0 ? beforeErrors : afterErrors;
-      const explained = entries.some((entry) => explains(entry, errors));
-      expect(explained, `acceptance of ${JSON.stringify(sample)} changed but the report does not say why: ${JSON.stringify(errors.map((error) => [error.keyword, error.instancePath]))} / report ${JSON.stringify(entries)}`).toBe(true);
-    }
-  });
+      const entries = wire.report.entries.filter(
+        (entry) => entry.tool === tool.name && entry.keyword !== 'name',
+      );
+      if (provider === 'mcp' && tool.outputSchema !== undefined) {
+        const kept = JSON.stringify(back.outputSchema) === JSON.stringify(tool.outputSchema);
+        expect(
+          kept || entries.some((entry) => entry.path.startsWith('/outputSchema')),
+          'outputSchema changed without a report entry',
+        ).toBe(true);
+      }
+      const before = compile(tool.parameters);
+      const after = compile(back.parameters);
+      for (const sample of [...corpusCase.valid, ...corpusCase.invalid]) {
+        const beforeErrors = errorsOf(before, sample);
+        const afterErrors = errorsOf(after, sample);
+        if ((beforeErrors.length === 0) === (afterErrors.length === 0)) continue;
+        const errors = beforeErrors.length > 0 ? beforeErrors : afterErrors;
+        const explained = entries.some((entry) => explains(entry, errors));
+        expect(
+          explained,
+          `acceptance of ${JSON.stringify(sample)} changed but the report does not say why: ${JSON.stringify(errors.map((error) => [error.keyword, error.instancePath]))} / report ${JSON.stringify(entries)}`,
+        ).toBe(true);
+      }
+    },
+  );
 });
 
-describe.each(ADAPTER_CONFIGS.filter((config) => !config.label.includes(' ') || config.label === 'gemini openapi'))(
-  '$label: calls and results round-trip',
-  ({ provider }) => {
-    const adapter = getAdapter(provider);
+describe.each(
+  ADAPTER_CONFIGS.filter(
+    (config) => !config.label.includes(' ') || config.label === 'gemini openapi',
+  ),
+)('$label: calls and results round-trip', ({ provider }) => {
+  const adapter = getAdapter(provider);
 
-    it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))('%s', (_id, corpusCase) => {
+  it.each(corpus.map((corpusCase) => [corpusCase.id, corpusCase] as const))(
+    '%s',
+    (_id, corpusCase) => {
       const tool = toolOfCase(corpusCase);
-      const calls: ToolCallIR[] = corpusCase.valid.map((args, index) => ({ id: `call_${index}abc`, name: tool.name, arguments: args }));
+      const calls: ToolCallIR[] = corpusCase.valid.map((args, index) => ({
+        id: `call_${index}abc`,
+        name: tool.name,
+        arguments: args,
+      }));
       const parsed = adapter.callsFromWire(adapter.callsToWire(calls), { tools: [tool] });
-      expect(parsed.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }))).toEqual(calls);
+      expect(
+        parsed.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+      ).toEqual(calls);
 
       const results: ToolResultIR[] = [
-        { call_id: 'call_0abc', name: tool.name, ok: true, data: { echoed: corpusCase.valid[0] ?? {} } },
-        { call_id: 'call_1abc', name: tool.name, ok: true, content: [{ type: 'text', text: `Done: ${corpusCase.description}` }] },
-        { call_id: 'call_2abc', name: tool.name, ok: false, error: { code: 'invalid_arguments', message: 'value: must be ≥ 1', retryable: true, details: { path: '/value' } } },
+        {
+          call_id: 'call_0abc',
+          name: tool.name,
+          ok: true,
+          data: { echoed: corpusCase.valid[0] ?? {} },
+        },
+        {
+          call_id: 'call_1abc',
+          name: tool.name,
+          ok: true,
+          content: [{ type: 'text', text: `Done: ${corpusCase.description}` }],
+        },
+        {
+          call_id: 'call_2abc',
+          name: tool.name,
+          ok: false,
+          error: {
+            code: 'invalid_arguments',
+            message: 'value: must be ≥ 1',
+            retryable: true,
+            details: { path: '/value' },
+          },
+        },
       ];
-      const resultCalls = results.map((result) => ({ id: result.call_id, name: tool.name, arguments: {} }));
-      expect(adapter.resultsFromWire(adapter.resultsToWire(results), { calls: resultCalls, tools: [tool] })).toEqual(results);
-    });
-  },
-);
+      const resultCalls = results.map((result) => ({
+        id: result.call_id,
+        name: tool.name,
+        arguments: {},
+      }));
+      expect(
+        adapter.resultsFromWire(adapter.resultsToWire(results), {
+          calls: resultCalls,
+          tools: [tool],
+        }),
+      ).toEqual(results);
+    },
+  );
+});

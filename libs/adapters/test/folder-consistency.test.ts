@@ -52,27 +52,42 @@ async function runtimeExports(provider: Provider): Promise<string[]> {
   for (const file of sourceFiles(provider)) {
     const module = (await import(path.join(SRC, provider, file))) as Record<string, unknown>;
     // zod schemas of the wire payloads differ by nature; the function set is what must match.
-    names.push(...Object.keys(module).filter((name) => typeof (module[name] as { safeParse?: unknown } | null)?.safeParse !== 'function'));
+    names.push(
+      ...Object.keys(module).filter(
+        (name) => typeof (module[name] as { safeParse?: unknown } | null)?.safeParse !== 'function',
+      ),
+    );
   }
   return names.sort();
 }
 
 describe('every provider folder has the same shape', () => {
   it('has the same files, named after its format', () => {
-    const shapes = PROVIDERS.map((provider) => sourceFiles(provider).map((file) => file.replace(TOKENS[provider].file, '<format>')).sort());
+    const shapes = PROVIDERS.map((provider) =>
+      sourceFiles(provider)
+        .map((file) => file.replace(TOKENS[provider].file, '<format>'))
+        .sort(),
+    );
     for (const shape of shapes) expect(shape).toEqual(shapes[0]);
     for (const provider of PROVIDERS) {
       const fixtures = readdirSync(path.join(SRC, provider, '__fixtures__'));
       expect(fixtures.filter((file) => file.endsWith('.json')).length).toBeGreaterThan(0);
-      expect(readdirSync(path.join(SRC, provider)).some((file) => file.endsWith('-adapter.test.ts'))).toBe(true);
+      expect(
+        readdirSync(path.join(SRC, provider)).some((file) => file.endsWith('-adapter.test.ts')),
+      ).toBe(true);
     }
   });
 
-  it.each(PROVIDERS)('%s exports the shared function set (and only the listed extras)', async (provider) => {
-    const exported = await runtimeExports(provider);
-    const normalized = exported.map((name) => normalize(name, provider));
-    expect(normalized.filter((name) => REQUIRED.includes(name)).sort()).toEqual([...REQUIRED].sort());
-    const extras = exported.filter((name) => !REQUIRED.includes(normalize(name, provider)));
-    expect(extras).toEqual([...EXTRAS[provider]].sort());
-  });
+  it.each(PROVIDERS)(
+    '%s exports the shared function set (and only the listed extras)',
+    async (provider) => {
+      const exported = await runtimeExports(provider);
+      const normalized = exported.map((name) => normalize(name, provider));
+      expect(normalized.filter((name) => REQUIRED.includes(name)).sort()).toEqual(
+        [...REQUIRED].sort(),
+      );
+      const extras = exported.filter((name) => !REQUIRED.includes(normalize(name, provider)));
+      expect(extras).toEqual([...EXTRAS[provider]].sort());
+    },
+  );
 });

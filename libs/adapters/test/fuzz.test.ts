@@ -23,7 +23,24 @@ function containers(value: unknown, found: Container[] = []): Container[] {
   return found;
 }
 
-const REPLACEMENTS: unknown[] = [null, undefined, 0, -1, 1.5, '', 'x', '{"a":', true, [], {}, [null], { type: 'unknown' }, Number.NaN, 'tool_use', 'function_call'];
+const REPLACEMENTS: unknown[] = [
+  null,
+  undefined,
+  0,
+  -1,
+  1.5,
+  '',
+  'x',
+  '{"a":',
+  true,
+  [],
+  {},
+  [null],
+  { type: 'unknown' },
+  Number.NaN,
+  'tool_use',
+  'function_call',
+];
 
 /** One random mutation of a deep copy: delete, replace, truncate, retype or wrap a value. */
 function mutate(payload: unknown, random: () => number): unknown {
@@ -39,7 +56,8 @@ function mutate(payload: unknown, random: () => number): unknown {
     const current = target[key];
     if (choice < 0.25) delete target[key];
     else if (choice < 0.6) target[key] = REPLACEMENTS[Math.floor(random() * REPLACEMENTS.length)];
-    else if (choice < 0.75 && typeof current === 'string') target[key] = current.slice(0, Math.floor(random() * current.length));
+    else if (choice < 0.75 && typeof current === 'string')
+      target[key] = current.slice(0, Math.floor(random() * current.length));
     else if (choice < 0.85) target[key] = [current];
     else target[`${key}_${Math.floor(random() * 10)}`] = current;
   }
@@ -48,31 +66,36 @@ function mutate(payload: unknown, random: () => number): unknown {
 
 const ITERATIONS = 3000;
 
-describe.each(ALL_ADAPTERS)('%s: fuzzed payloads give a result or an AdapterError, nothing else', (provider, adapter: ToolAdapter) => {
-  it(`survives ${ITERATIONS} mutations`, () => {
-    const seeds = validPayloads(provider);
-    const readers: Array<[keyof typeof seeds, (payload: unknown) => unknown]> = [
-      ['tool', (payload) => adapter.toolFromWire(payload)],
-      ['calls', (payload) => adapter.parseCalls(payload)],
-      ['calls', (payload) => adapter.callsFromWire(payload)],
-      ['results', (payload) => adapter.resultsFromWire(payload)],
-    ];
-    const random = prng(0x70016a7e ^ provider.length);
-    let thrown = 0;
-    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-      const [kind, read] = readers[iteration % readers.length]!;
-      const pool = seeds[kind];
-      const payload = mutate(pool[Math.floor(random() * pool.length)], random);
-      try {
-        read(payload);
-      } catch (error) {
-        thrown++;
-        if (!(error instanceof AdapterError)) {
-          throw new Error(`iteration ${iteration} (${kind}) threw ${String(error)} for ${JSON.stringify(payload)}`);
+describe.each(ALL_ADAPTERS)(
+  '%s: fuzzed payloads give a result or an AdapterError, nothing else',
+  (provider, adapter: ToolAdapter) => {
+    it(`survives ${ITERATIONS} mutations`, () => {
+      const seeds = validPayloads(provider);
+      const readers: Array<[keyof typeof seeds, (payload: unknown) => unknown]> = [
+        ['tool', (payload) => adapter.toolFromWire(payload)],
+        ['calls', (payload) => adapter.parseCalls(payload)],
+        ['calls', (payload) => adapter.callsFromWire(payload)],
+        ['results', (payload) => adapter.resultsFromWire(payload)],
+      ];
+      const random = prng(0x70016a7e ^ provider.length);
+      let thrown = 0;
+      for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+        const [kind, read] = readers[iteration % readers.length]!;
+        const pool = seeds[kind];
+        const payload = mutate(pool[Math.floor(random() * pool.length)], random);
+        try {
+          read(payload);
+        } catch (error) {
+          thrown++;
+          if (!(error instanceof AdapterError)) {
+            throw new Error(
+              `iteration ${iteration} (${kind}) threw ${String(error)} for ${JSON.stringify(payload)}`,
+            );
+          }
         }
       }
-    }
-    // The mutations must actually hit the validation paths, not only pass through.
-    expect(thrown).toBeGreaterThan(ITERATIONS / 10);
-  });
-});
+      // The mutations must actually hit the validation paths, not only pass through.
+      expect(thrown).toBeGreaterThan(ITERATIONS / 10);
+    });
+  },
+);

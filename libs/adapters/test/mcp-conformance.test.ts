@@ -8,7 +8,10 @@ import { loadCorpus } from './corpus/load-corpus';
 import { createAjv } from './support/ajv';
 
 // CI checks out shared/ beside the repository: <repo>/../shared.
-const SCHEMA_PATH = path.resolve(import.meta.dirname, '../../../../shared/conformance/mcp/schema-2025-11-25.json');
+const SCHEMA_PATH = path.resolve(
+  import.meta.dirname,
+  '../../../../shared/conformance/mcp/schema-2025-11-25.json',
+);
 const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $schema: string };
 const ajv = createAjv();
 ajv.addSchema(schema, 'mcp-2025-11-25.json');
@@ -17,7 +20,9 @@ const validatorOf = (definition: string) => {
   if (validate === undefined) throw new Error(`no ${definition} in the MCP schema`);
   return (value: unknown) => {
     const ok = validate(value);
-    return ok ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`);
+    return ok
+      ? []
+      : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`);
   };
 };
 const validateTool = validatorOf('Tool');
@@ -30,7 +35,15 @@ const RESULTS: Array<Omit<ToolResultIR, 'call_id' | 'name'>> = [
   { ok: true, data: [1, 2, 3] },
   { ok: true, data: 'plain' },
   { ok: true },
-  { ok: false, error: { code: 'invalid_arguments', message: 'city: required', retryable: true, details: { path: '/city' } } },
+  {
+    ok: false,
+    error: {
+      code: 'invalid_arguments',
+      message: 'city: required',
+      retryable: true,
+      details: { path: '/city' },
+    },
+  },
   { ok: true, truncated: true, data: { rows: [] } },
   {
     ok: true,
@@ -51,22 +64,35 @@ describe('MCP output conforms to schema 2025-11-25', () => {
   });
 
   it('is strict enough to catch what the adapter rewrites (a boolean property schema, a non-object root)', () => {
-    expect(validateTool({ name: 't', inputSchema: { type: 'object', properties: { x: true } } })).not.toEqual([]);
+    expect(
+      validateTool({ name: 't', inputSchema: { type: 'object', properties: { x: true } } }),
+    ).not.toEqual([]);
     expect(validateTool({ name: 't', inputSchema: { type: 'string' } })).not.toEqual([]);
     expect(validateResult({ content: [{ type: 'text' }] })).not.toEqual([]);
   });
 
-  it.each(loadCorpus().map((corpusCase) => [corpusCase.id, corpusCase] as const))('%s: Tool, CallToolRequest and CallToolResult', (_id, corpusCase) => {
-    const tool = toolOfCase(corpusCase);
-    const { tools } = mcpAdapter.toolsToWire([tool]);
-    expect(validateTool(tools[0])).toEqual([]);
-    for (const request of mcpAdapter.callsToWire(corpusCase.valid.map((args, index) => ({ id: `c${index}`, name: tool.name, arguments: args })))) {
-      expect(validateRequest(request)).toEqual([]);
-    }
-    const responses = mcpAdapter.resultsToWire(RESULTS.map((result, index) => ({ ...result, call_id: `c${index}`, name: tool.name })));
-    for (const response of responses) {
-      expect(validateResponse(response)).toEqual([]);
-      expect(validateResult(response.result)).toEqual([]);
-    }
-  });
+  it.each(loadCorpus().map((corpusCase) => [corpusCase.id, corpusCase] as const))(
+    '%s: Tool, CallToolRequest and CallToolResult',
+    (_id, corpusCase) => {
+      const tool = toolOfCase(corpusCase);
+      const { tools } = mcpAdapter.toolsToWire([tool]);
+      expect(validateTool(tools[0])).toEqual([]);
+      for (const request of mcpAdapter.callsToWire(
+        corpusCase.valid.map((args, index) => ({
+          id: `c${index}`,
+          name: tool.name,
+          arguments: args,
+        })),
+      )) {
+        expect(validateRequest(request)).toEqual([]);
+      }
+      const responses = mcpAdapter.resultsToWire(
+        RESULTS.map((result, index) => ({ ...result, call_id: `c${index}`, name: tool.name })),
+      );
+      for (const response of responses) {
+        expect(validateResponse(response)).toEqual([]);
+        expect(validateResult(response.result)).toEqual([]);
+      }
+    },
+  );
 });

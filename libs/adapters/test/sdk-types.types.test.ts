@@ -6,21 +6,51 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type * as Genai from '@google/genai';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { anthropicAdapter, geminiAdapter, openAIChatAdapter, openAIResponsesAdapter } from '../src/index';
+import {
+  anthropicAdapter,
+  geminiAdapter,
+  openAIChatAdapter,
+  openAIResponsesAdapter,
+} from '../src/index';
 import { buildTool, weatherTool } from './support/tool-factory';
 
 // @google/genai types `Schema.type` as a string enum; on the wire it is its string value.
-type Wire<T> = T extends Genai.Type ? `${Genai.Type}` : T extends Array<infer U> ? Array<Wire<U>> : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
+type Wire<T> = T extends Genai.Type
+  ? `${Genai.Type}`
+  : T extends Array<infer U>
+    ? Array<Wire<U>>
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
 
 const tools = [
   weatherTool(),
-  buildTool({ name: 'admin.tools.list', parameters: { type: 'object', properties: { limit: { type: 'integer', enum: [10, 20] }, tags: { type: 'array', items: { type: 'string' } } } } }),
+  buildTool({
+    name: 'admin.tools.list',
+    parameters: {
+      type: 'object',
+      properties: {
+        limit: { type: 'integer', enum: [10, 20] },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  }),
 ];
 const calls = [{ id: 'call_1', name: 'get_current_weather', arguments: { location: 'Oslo' } }];
 const results = [
   { call_id: 'call_1', name: 'get_current_weather', ok: true, data: { temperature: 3 } },
-  { call_id: 'call_2', name: 'get_current_weather', ok: false, error: { code: 'timeout', message: 'slow', retryable: true } },
-  { call_id: 'call_3', name: 'get_current_weather', ok: true, content: [{ type: 'image' as const, data: 'AAAA', mimeType: 'image/png' }] },
+  {
+    call_id: 'call_2',
+    name: 'get_current_weather',
+    ok: false,
+    error: { code: 'timeout', message: 'slow', retryable: true },
+  },
+  {
+    call_id: 'call_3',
+    name: 'get_current_weather',
+    ok: true,
+    content: [{ type: 'image' as const, data: 'AAAA', mimeType: 'image/png' }],
+  },
 ];
 
 describe('OpenAI SDK types (openai 6.49.0)', () => {
@@ -28,25 +58,56 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
     const wire = openAIChatAdapter.toolsToWire(tools, { strict: true, parallelCalls: false });
     wire.tools satisfies OpenAI.Chat.ChatCompletionTool[];
     wire.tools satisfies OpenAI.Chat.ChatCompletionFunctionTool[];
-    ({ model: 'gpt-4o', messages: [], tools: wire.tools, ...wire.requestOptions }) satisfies OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    ({
+      model: 'gpt-4o',
+      messages: [],
+      tools: wire.tools,
+      ...wire.requestOptions,
+    }) satisfies OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
     openAIChatAdapter.callsToWire(calls) satisfies OpenAI.Chat.ChatCompletionAssistantMessageParam;
     openAIChatAdapter.resultsToWire(results) satisfies OpenAI.Chat.ChatCompletionToolMessageParam[];
     openAIChatAdapter.resultsToWire(results) satisfies OpenAI.Chat.ChatCompletionMessageParam[];
 
-    const sdkCall: OpenAI.Chat.ChatCompletionMessageFunctionToolCall = { id: 'call_9', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"Rome"}' } };
-    expect(openAIChatAdapter.callsFromWire([sdkCall])).toEqual([{ id: 'call_9', name: 'get_current_weather', arguments: { location: 'Rome' }, raw_arguments: '{"location":"Rome"}' }]);
+    const sdkCall: OpenAI.Chat.ChatCompletionMessageFunctionToolCall = {
+      id: 'call_9',
+      type: 'function',
+      function: { name: 'get_current_weather', arguments: '{"location":"Rome"}' },
+    };
+    expect(openAIChatAdapter.callsFromWire([sdkCall])).toEqual([
+      {
+        id: 'call_9',
+        name: 'get_current_weather',
+        arguments: { location: 'Rome' },
+        raw_arguments: '{"location":"Rome"}',
+      },
+    ]);
   });
 
   it('Responses: tools, function_call items, function_call_output items', () => {
     const wire = openAIResponsesAdapter.toolsToWire(tools, { strict: true, parallelCalls: true });
     wire.tools satisfies OpenAI.Responses.FunctionTool[];
     wire.tools satisfies OpenAI.Responses.Tool[];
-    ({ model: 'gpt-4.1', input: [], tools: wire.tools, ...wire.requestOptions }) satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
+    ({
+      model: 'gpt-4.1',
+      input: [],
+      tools: wire.tools,
+      ...wire.requestOptions,
+    }) satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
     openAIResponsesAdapter.callsToWire(calls) satisfies OpenAI.Responses.ResponseFunctionToolCall[];
-    openAIResponsesAdapter.resultsToWire(results) satisfies OpenAI.Responses.ResponseInputItem.FunctionCallOutput[];
-    [...openAIResponsesAdapter.callsToWire(calls), ...openAIResponsesAdapter.resultsToWire(results)] satisfies OpenAI.Responses.ResponseInputItem[];
+    openAIResponsesAdapter.resultsToWire(
+      results,
+    ) satisfies OpenAI.Responses.ResponseInputItem.FunctionCallOutput[];
+    [
+      ...openAIResponsesAdapter.callsToWire(calls),
+      ...openAIResponsesAdapter.resultsToWire(results),
+    ] satisfies OpenAI.Responses.ResponseInputItem[];
 
-    const sdkItem: OpenAI.Responses.ResponseFunctionToolCall = { type: 'function_call', call_id: 'c', name: 'get_current_weather', arguments: '{}' };
+    const sdkItem: OpenAI.Responses.ResponseFunctionToolCall = {
+      type: 'function_call',
+      call_id: 'c',
+      name: 'get_current_weather',
+      arguments: '{}',
+    };
     expect(openAIResponsesAdapter.callsFromWire([sdkItem])[0]?.id).toBe('c');
   });
 });
@@ -57,13 +118,27 @@ describe('Anthropic SDK types (@anthropic-ai/sdk 1.14.0)', () => {
     wire.tools satisfies Anthropic.Messages.Tool[];
     wire.tools satisfies Anthropic.Messages.ToolUnion[];
     wire.requestOptions.tool_choice satisfies Anthropic.Messages.ToolChoice | undefined;
-    ({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [], tools: wire.tools, ...wire.requestOptions }) satisfies Anthropic.Messages.MessageCreateParamsNonStreaming;
+    ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      messages: [],
+      tools: wire.tools,
+      ...wire.requestOptions,
+    }) satisfies Anthropic.Messages.MessageCreateParamsNonStreaming;
     anthropicAdapter.callsToWire(calls) satisfies Anthropic.Messages.MessageParam;
     anthropicAdapter.resultsToWire(results) satisfies Anthropic.Messages.MessageParam;
-    anthropicAdapter.resultsToWire(results).content satisfies Anthropic.Messages.ToolResultBlockParam[];
+    anthropicAdapter.resultsToWire(results)
+      .content satisfies Anthropic.Messages.ToolResultBlockParam[];
 
-    const sdkBlock: Anthropic.Messages.ToolUseBlockParam = { type: 'tool_use', id: 'toolu_1', name: 'get_current_weather', input: { location: 'Rome' } };
-    expect(anthropicAdapter.callsFromWire([sdkBlock])).toEqual([{ id: 'toolu_1', name: 'get_current_weather', arguments: { location: 'Rome' } }]);
+    const sdkBlock: Anthropic.Messages.ToolUseBlockParam = {
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'get_current_weather',
+      input: { location: 'Rome' },
+    };
+    expect(anthropicAdapter.callsFromWire([sdkBlock])).toEqual([
+      { id: 'toolu_1', name: 'get_current_weather', arguments: { location: 'Rome' } },
+    ]);
   });
 });
 
@@ -72,12 +147,16 @@ describe('Google GenAI SDK types (@google/genai 2.32.0)', () => {
     const wire = geminiAdapter.toolsToWire(tools);
     wire.tools satisfies Array<Wire<Genai.Tool>>;
     wire.definitions satisfies Array<Wire<Genai.FunctionDeclaration>>;
-    geminiAdapter.toolsToWire(tools, { schemaMode: 'jsonschema' }).definitions satisfies Array<Wire<Genai.FunctionDeclaration>>;
+    geminiAdapter.toolsToWire(tools, { schemaMode: 'jsonschema' }).definitions satisfies Array<
+      Wire<Genai.FunctionDeclaration>
+    >;
     geminiAdapter.callsToWire(calls) satisfies Genai.Content;
     geminiAdapter.resultsToWire(results) satisfies Genai.Content;
     geminiAdapter.resultsToWire(results).parts satisfies Genai.Part[];
 
-    const sdkPart: Genai.Part = { functionCall: { name: 'get_current_weather', args: { location: 'Rome' } } };
+    const sdkPart: Genai.Part = {
+      functionCall: { name: 'get_current_weather', args: { location: 'Rome' } },
+    };
     expect(geminiAdapter.callsFromWire([sdkPart])[0]?.arguments).toEqual({ location: 'Rome' });
   });
 });

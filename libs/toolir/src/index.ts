@@ -104,3 +104,4 @@ export {
   type ToolHandlerResult,
   type ToolParametersSchema,
 } from './define-tool/define-tool';
+export { isRecord } from './json/is-record';

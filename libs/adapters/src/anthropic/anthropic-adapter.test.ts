@@ -6,37 +6,101 @@ import { anthropicAdapter as adapter } from './anthropic-adapter';
 
 describe('anthropic tools', () => {
   it('writes {name, description, input_schema} with cache_control and strict from provider_hints', () => {
-    const tool = buildTool({ ...weatherTool(), provider_hints: { anthropic: { cache_control: { type: 'ephemeral', ttl: '1h' }, strict: true } } });
+    const tool = buildTool({
+      ...weatherTool(),
+      provider_hints: {
+        anthropic: { cache_control: { type: 'ephemeral', ttl: '1h' }, strict: true },
+      },
+    });
     const { tools } = adapter.toolsToWire([weatherTool('plain'), tool]);
-    expect(tools[0]).toEqual({ name: 'plain', description: 'Get the current weather in a given location.', input_schema: weatherTool().parameters });
-    expect(tools[1]).toMatchObject({ name: 'get_current_weather', cache_control: { type: 'ephemeral', ttl: '1h' }, strict: true, input_schema: { additionalProperties: false } });
+    expect(tools[0]).toEqual({
+      name: 'plain',
+      description: 'Get the current weather in a given location.',
+      input_schema: weatherTool().parameters,
+    });
+    expect(tools[1]).toMatchObject({
+      name: 'get_current_weather',
+      cache_control: { type: 'ephemeral', ttl: '1h' },
+      strict: true,
+      input_schema: { additionalProperties: false },
+    });
     const back = adapter.toolFromWire(tools[1]);
-    expect(back.provider_hints).toEqual({ anthropic: { cache_control: { type: 'ephemeral', ttl: '1h' }, strict: true } });
+    expect(back.provider_hints).toEqual({
+      anthropic: { cache_control: { type: 'ephemeral', ttl: '1h' }, strict: true },
+    });
   });
 
   it('maps parallelCalls:false to tool_choice.disable_parallel_tool_use', () => {
-    expect(adapter.toolsToWire([weatherTool()], { parallelCalls: false }).requestOptions).toEqual({ tool_choice: { type: 'auto', disable_parallel_tool_use: true } });
-    expect(adapter.toolsToWire([weatherTool()], { parallelCalls: true }).requestOptions).toEqual({});
+    expect(adapter.toolsToWire([weatherTool()], { parallelCalls: false }).requestOptions).toEqual({
+      tool_choice: { type: 'auto', disable_parallel_tool_use: true },
+    });
+    expect(adapter.toolsToWire([weatherTool()], { parallelCalls: true }).requestOptions).toEqual(
+      {},
+    );
   });
 
   it('has no top-level oneOf/anyOf/allOf: branches merged, required intersected, reported', () => {
-    const tool = buildTool({ name: 'find', parameters: { type: 'object', properties: { limit: { type: 'integer' } }, anyOf: [{ properties: { q: { type: 'string' } }, required: ['q'] }, { properties: { q: { type: 'string' }, tag: { type: 'string' } }, required: ['q', 'tag'] }] } });
+    const tool = buildTool({
+      name: 'find',
+      parameters: {
+        type: 'object',
+        properties: { limit: { type: 'integer' } },
+        anyOf: [
+          { properties: { q: { type: 'string' } }, required: ['q'] },
+          {
+            properties: { q: { type: 'string' }, tag: { type: 'string' } },
+            required: ['q', 'tag'],
+          },
+        ],
+      },
+    });
     const { tools, report } = adapter.toolsToWire([tool]);
     expect(tools[0]?.input_schema).toEqual({
       type: 'object',
       properties: { limit: { type: 'integer' }, q: { type: 'string' }, tag: { type: 'string' } },
       required: ['q'],
-      description: 'Provide at least one of these shapes: (1) q [required: q]; (2) q, tag [required: q, tag].',
+      description:
+        'Provide at least one of these shapes: (1) q [required: q]; (2) q, tag [required: q, tag].',
     });
     expect(report.entries[0]).toMatchObject({ tool: 'find', path: '/anyOf', keyword: 'anyOf' });
   });
 
   it('strict: keeps what the SDK helper keeps, moves the rest into descriptions, flags recursion and tool count', () => {
-    const recursive = buildTool({ name: 'tree', parameters: { type: 'object', properties: { root: { $ref: '#/$defs/Node' }, code: { type: 'string', pattern: '^[a-z]+$', format: 'uri' } }, $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' }, minItems: 2 } } } } } });
+    const recursive = buildTool({
+      name: 'tree',
+      parameters: {
+        type: 'object',
+        properties: {
+          root: { $ref: '#/$defs/Node' },
+          code: { type: 'string', pattern: '^[a-z]+$', format: 'uri' },
+        },
+        $defs: {
+          Node: {
+            type: 'object',
+            properties: {
+              children: { type: 'array', items: { $ref: '#/$defs/Node' }, minItems: 2 },
+            },
+          },
+        },
+      },
+    });
     const { tools, report } = adapter.toolsToWire([recursive], { strict: true });
-    expect(tools[0]?.input_schema['properties']).toEqual({ root: { $ref: '#/$defs/Node' }, code: { type: 'string', format: 'uri', description: '{pattern: "^[a-z]+$"}' } });
-    expect(report.limits).toEqual([{ tool: 'tree', limit: 'recursiveSchema', actual: 1, max: 0, path: '/' }]);
-    const many = Array.from({ length: 21 }, (_, index) => buildTool({ name: `t${index}`, parameters: { type: 'object', properties: { a: { type: 'string' }, b: { type: ['string', 'null'] } } } }));
+    expect(tools[0]?.input_schema['properties']).toEqual({
+      root: { $ref: '#/$defs/Node' },
+      code: { type: 'string', format: 'uri', description: '{pattern: "^[a-z]+$"}' },
+    });
+    expect(report.limits).toEqual([
+      { tool: 'tree', limit: 'recursiveSchema', actual: 1, max: 0, path: '/' },
+    ]);
+    const many = Array.from({ length: 21 }, (_, index) =>
+      buildTool({
+        name: `t${index}`,
+        parameters: {
+          type: 'object',
+          properties: { a: { type: 'string' }, b: { type: ['string', 'null'] } },
+        },
+      }),
+    );
     expect(adapter.toolsToWire(many, { strict: true }).report.limits).toEqual([
       { tool: '*', limit: 'maxStrictTools', actual: 21, max: 20 },
       { tool: '*', limit: 'maxStrictOptionalParameters', actual: 42, max: 24 },
@@ -48,34 +112,81 @@ describe('anthropic tools', () => {
 describe('anthropic calls and results', () => {
   it('reads every tool_use block wherever it sits among text and thinking blocks', () => {
     expect(adapter.callsFromWire(message)).toEqual([
-      { id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: { location: 'San Francisco, CA', unit: 'celsius' } },
-      { id: 'toolu_01B09q90qw90lq917835lq9', name: 'get_weather', arguments: { location: 'New York, NY' } },
+      {
+        id: 'toolu_01A09q90qw90lq917835lq9',
+        name: 'get_weather',
+        arguments: { location: 'San Francisco, CA', unit: 'celsius' },
+      },
+      {
+        id: 'toolu_01B09q90qw90lq917835lq9',
+        name: 'get_weather',
+        arguments: { location: 'New York, NY' },
+      },
     ]);
     expect(adapter.callsFromWire(message.content)).toHaveLength(2);
-    expect(adapter.callsFromWire([{ role: 'user', content: 'hi' }, { role: 'assistant', content: message.content }])).toHaveLength(2);
+    expect(
+      adapter.callsFromWire([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: message.content },
+      ]),
+    ).toHaveLength(2);
   });
 
   it('rejects unknown blocks, non-object input and null content with AdapterError', () => {
     expect(() => adapter.callsFromWire({ content: [{ type: 'hologram' }] })).toThrow(AdapterError);
-    expect(() => adapter.callsFromWire({ content: [{ type: 'tool_use', id: 'a', name: 'b', input: '{}' }] })).toThrow(/\/content\/0\/input/);
+    expect(() =>
+      adapter.callsFromWire({ content: [{ type: 'tool_use', id: 'a', name: 'b', input: '{}' }] }),
+    ).toThrow(/\/content\/0\/input/);
     expect(() => adapter.callsFromWire({ role: 'assistant', content: null })).toThrow(AdapterError);
   });
 
   it('puts all results of a turn in one user message of tool_result blocks, errors with is_error', () => {
     const wire = adapter.resultsToWire([
-      { call_id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', ok: true, data: { temperature: 15 } },
-      { call_id: 'toolu_01B09q90qw90lq917835lq9', name: 'get_weather', ok: false, error: { code: 'rate_limited', message: 'Try again in 30s.', retryable: true } },
-      { call_id: 'toolu_c', name: 'get_weather', ok: true, content: [{ type: 'image', data: 'R0lGOD', mimeType: 'image/gif' }, { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] },
+      {
+        call_id: 'toolu_01A09q90qw90lq917835lq9',
+        name: 'get_weather',
+        ok: true,
+        data: { temperature: 15 },
+      },
+      {
+        call_id: 'toolu_01B09q90qw90lq917835lq9',
+        name: 'get_weather',
+        ok: false,
+        error: { code: 'rate_limited', message: 'Try again in 30s.', retryable: true },
+      },
+      {
+        call_id: 'toolu_c',
+        name: 'get_weather',
+        ok: true,
+        content: [
+          { type: 'image', data: 'R0lGOD', mimeType: 'image/gif' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        ],
+      },
     ]);
     expect(wire).toEqual({
       role: 'user',
       content: [
-        { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '{"temperature":15}', is_error: false },
-        { type: 'tool_result', tool_use_id: 'toolu_01B09q90qw90lq917835lq9', content: '{"error":{"code":"rate_limited","message":"Try again in 30s.","retryable":true}}', is_error: true },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01A09q90qw90lq917835lq9',
+          content: '{"temperature":15}',
+          is_error: false,
+        },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01B09q90qw90lq917835lq9',
+          content:
+            '{"error":{"code":"rate_limited","message":"Try again in 30s.","retryable":true}}',
+          is_error: true,
+        },
         {
           type: 'tool_result',
           tool_use_id: 'toolu_c',
-          content: [{ type: 'image', source: { type: 'base64', media_type: 'image/gif', data: 'R0lGOD' } }, { type: 'text', text: '[audio audio/wav, 3 bytes, not shown]' }],
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: 'R0lGOD' } },
+            { type: 'text', text: '[audio audio/wav, 3 bytes, not shown]' },
+          ],
           is_error: false,
         },
       ],
@@ -85,14 +196,26 @@ describe('anthropic calls and results', () => {
   it('fits call ids to ^[a-zA-Z0-9_-]+$ identically for tool_use and tool_result', () => {
     const id = 'functions.write_todos:0';
     const call = adapter.callsToWire([{ id, name: 'write_todos', arguments: {} }]).content[0];
-    const result = adapter.resultsToWire([{ call_id: id, name: 'write_todos', ok: true, data: null }]).content[0];
+    const result = adapter.resultsToWire([
+      { call_id: id, name: 'write_todos', ok: true, data: null },
+    ]).content[0];
     expect(call?.id).toMatch(/^[a-zA-Z0-9_-]+$/);
     expect(result?.tool_use_id).toBe(call?.id);
   });
 
   it('reads a plain-text error from another source as a tool_error', () => {
-    expect(adapter.resultsFromWire({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'boom', is_error: true }] })).toEqual([
-      { call_id: 'x', name: 'unknown', ok: false, error: { code: 'tool_error', message: 'boom', retryable: false } },
+    expect(
+      adapter.resultsFromWire({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'x', content: 'boom', is_error: true }],
+      }),
+    ).toEqual([
+      {
+        call_id: 'x',
+        name: 'unknown',
+        ok: false,
+        error: { code: 'tool_error', message: 'boom', retryable: false },
+      },
     ]);
   });
 });

@@ -1,6 +1,11 @@
 import { throwFirstArgumentsError } from '../shared/call-context';
 import type { ToolAdapter } from '../shared/tool-adapter';
-import type { AnthropicAssistantMessage, AnthropicRequestOptions, AnthropicTool, AnthropicToolResultMessage } from './anthropic-api';
+import type {
+  AnthropicAssistantMessage,
+  AnthropicRequestOptions,
+  AnthropicTool,
+  AnthropicToolResultMessage,
+} from './anthropic-api';
 import { convertCallsToAnthropic } from './convert-calls-to-anthropic';
 import { convertResultsToAnthropic } from './convert-results-to-anthropic';
 import { convertToolFromAnthropic } from './convert-tool-from-anthropic';
@@ -23,7 +28,8 @@ export const anthropicAdapter: AnthropicAdapter = {
   toolsToWire: convertToolsToAnthropic,
   toolFromWire: convertToolFromAnthropic,
   parseCalls: parseAnthropicToolCalls,
-  callsFromWire: (payload, options) => throwFirstArgumentsError(parseAnthropicToolCalls(payload, options)),
+  callsFromWire: (payload, options) =>
+    throwFirstArgumentsError(parseAnthropicToolCalls(payload, options)),
   callsToWire: convertCallsToAnthropic,
   resultsToWire: convertResultsToAnthropic,
   resultsFromWire: parseAnthropicToolResults,

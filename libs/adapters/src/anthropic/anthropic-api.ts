@@ -43,7 +43,10 @@ export interface AnthropicAssistantMessage {
 /** Content a tool result can carry. */
 export type AnthropicToolResultContent =
   | { type: 'text'; text: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } };
+  | {
+      type: 'image';
+      source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string };
+    };
 
 /** Image types the Messages API accepts in base64 sources. */
 export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
@@ -69,10 +72,25 @@ export interface AnthropicRequestOptions {
 
 /** Content block types of the Messages API (responses and params); anything else is rejected as unknown. */
 export const ANTHROPIC_BLOCK_TYPES = new Set([
-  'text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'server_tool_use', 'web_search_tool_result',
-  'web_fetch_tool_result', 'code_execution_tool_result', 'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload', 'image', 'document',
-  'search_result', 'mcp_tool_use', 'mcp_tool_result', 'tool_reference',
+  'text',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'container_upload',
+  'image',
+  'document',
+  'search_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'tool_reference',
 ]);
 
 /** A tool definition as read from the wire. */
@@ -115,7 +133,13 @@ export const AnthropicToolResultBlockSchema = z.object({
         z.looseObject({
           type: z.string(),
           text: z.string().optional(),
-          source: z.looseObject({ type: z.string(), media_type: z.string().optional(), data: z.string().optional() }).optional(),
+          source: z
+            .looseObject({
+              type: z.string(),
+              media_type: z.string().optional(),
+              data: z.string().optional(),
+            })
+            .optional(),
         }),
       ),
     ])

@@ -1,9 +1,14 @@
+import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import type { DowngradeReport } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
-import { isRecord } from '../shared/wire-boundary';
-import type { AnthropicCacheControl, AnthropicRequestOptions, AnthropicTool } from './anthropic-api';
+
+import type {
+  AnthropicCacheControl,
+  AnthropicRequestOptions,
+  AnthropicTool,
+} from './anthropic-api';
 import { downgradeSchemaForAnthropic } from './downgrade-schema-for-anthropic';
 
 const MAX_CACHE_BREAKPOINTS = 4;
@@ -20,7 +25,8 @@ function checkStrictLimits(strictTools: readonly AnthropicTool[], report: Downgr
     const required = tool.input_schema.required ?? [];
     for (const [key, schema] of Object.entries(properties)) {
       if (!required.includes(key)) optional++;
-      if (isRecord(schema) && (schema['anyOf'] !== undefined || Array.isArray(schema['type']))) unions++;
+      if (isRecord(schema) && (schema['anyOf'] !== undefined || Array.isArray(schema['type'])))
+        unions++;
     }
   }
   const check = (limit: string, actual: number, max: number): void => {
@@ -32,7 +38,8 @@ function checkStrictLimits(strictTools: readonly AnthropicTool[], report: Downgr
 }
 
 function cacheControlOf(tool: ToolIR): AnthropicCacheControl | undefined {
-  const value = tool.provider_hints?.['anthropic']?.['cache_control'] ?? tool.protocol_meta?.['cache_control'];
+  const value =
+    tool.provider_hints?.['anthropic']?.['cache_control'] ?? tool.protocol_meta?.['cache_control'];
   if (!isRecord(value) || value['type'] !== 'ephemeral') return undefined;
   const ttl = value['ttl'];
   return ttl === '5m' || ttl === '1h' ? { type: 'ephemeral', ttl } : { type: 'ephemeral' };
@@ -47,25 +54,43 @@ export function convertToolsToAnthropic(
   tools: readonly ToolIR[],
   options: ToolsToWireOptions = {},
 ): ToolsToWireResult<AnthropicTool, AnthropicTool, AnthropicRequestOptions> {
-  const { definitions, report } = convertToolList(tools, 'anthropic', (tool, { wireName, reporter }) => {
-    const hint = tool.provider_hints?.['anthropic']?.['strict'] ?? tool.protocol_meta?.['strict'];
-    const strict = options.strict ?? (typeof hint === 'boolean' ? hint : undefined);
-    const cacheControl = cacheControlOf(tool);
-    return {
-      name: wireName,
-      description: tool.description,
-      input_schema: downgradeSchemaForAnthropic(tool.parameters, reporter, { strict: strict === true }),
-      ...(cacheControl === undefined ? {} : { cache_control: cacheControl }),
-      ...(strict === undefined ? {} : { strict }),
-    };
-  });
+  const { definitions, report } = convertToolList(
+    tools,
+    'anthropic',
+    (tool, { wireName, reporter }) => {
+      const hint = tool.provider_hints?.['anthropic']?.['strict'] ?? tool.protocol_meta?.['strict'];
+      const strict = options.strict ?? (typeof hint === 'boolean' ? hint : undefined);
+      const cacheControl = cacheControlOf(tool);
+      return {
+        name: wireName,
+        description: tool.description,
+        input_schema: downgradeSchemaForAnthropic(tool.parameters, reporter, {
+          strict: strict === true,
+        }),
+        ...(cacheControl === undefined ? {} : { cache_control: cacheControl }),
+        ...(strict === undefined ? {} : { strict }),
+      };
+    },
+  );
   const breakpoints = definitions.filter((tool) => tool.cache_control !== undefined).length;
-  if (breakpoints > MAX_CACHE_BREAKPOINTS) report.limits.push({ tool: '*', limit: 'maxCacheBreakpoints', actual: breakpoints, max: MAX_CACHE_BREAKPOINTS });
-  checkStrictLimits(definitions.filter((tool) => tool.strict === true), report);
+  if (breakpoints > MAX_CACHE_BREAKPOINTS)
+    report.limits.push({
+      tool: '*',
+      limit: 'maxCacheBreakpoints',
+      actual: breakpoints,
+      max: MAX_CACHE_BREAKPOINTS,
+    });
+  checkStrictLimits(
+    definitions.filter((tool) => tool.strict === true),
+    report,
+  );
   return {
     tools: definitions,
     definitions,
-    requestOptions: options.parallelCalls === false ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } } : {},
+    requestOptions:
+      options.parallelCalls === false
+        ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } }
+        : {},
     report,
   };
 }

@@ -2,17 +2,46 @@ import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import { mergeRootComposition } from '../shared/json-schema/merge-root-composition';
 import { resolveLocalRef } from '../shared/json-schema/resolve-local-ref';
-import { cloneJson, isSchemaNode, mapSubschemas, type SchemaNode } from '../shared/json-schema/schema-node';
+import {
+  cloneJson,
+  isSchemaNode,
+  mapSubschemas,
+  type SchemaNode,
+} from '../shared/json-schema/schema-node';
 import { toStrictSchema, type StrictProfile } from '../shared/json-schema/strict-schema';
 import type { AnthropicInputSchema } from './anthropic-api';
 
 /** What Anthropic strict tools keep (anthropic-sdk `transform-json-schema.ts`); the rest goes to the description. */
 export const ANTHROPIC_STRICT_PROFILE: StrictProfile = {
   keep: new Set([
-    'type', 'anyOf', 'allOf', '$ref', '$defs', 'definitions', 'description', 'title', 'properties',
-    'required', 'items', 'enum', 'const', 'minItems', 'format',
+    'type',
+    'anyOf',
+    'allOf',
+    '$ref',
+    '$defs',
+    'definitions',
+    'description',
+    'title',
+    'properties',
+    'required',
+    'items',
+    'enum',
+    'const',
+    'minItems',
+    'format',
   ]),
-  formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']),
+  formats: new Set([
+    'date-time',
+    'time',
+    'date',
+    'duration',
+    'email',
+    'hostname',
+    'uri',
+    'ipv4',
+    'ipv6',
+    'uuid',
+  ]),
   requireAll: false,
 };
 
@@ -21,10 +50,15 @@ export const ANTHROPIC_STRICT_PROFILE: StrictProfile = {
  * ("input_schema does not support oneOf, allOf, or anyOf at the top level"); everything else is
  * accepted as is, unless `strict`, which applies the SDK's strict rewrite and flags recursion.
  */
-export function downgradeSchemaForAnthropic(parameters: JsonSchema, reporter: ToolReporter, options: { strict: boolean }): AnthropicInputSchema {
+export function downgradeSchemaForAnthropic(
+  parameters: JsonSchema,
+  reporter: ToolReporter,
+  options: { strict: boolean },
+): AnthropicInputSchema {
   let schema = mergeRootComposition(cloneJson(parameters), reporter);
   if (options.strict) {
-    if (isRecursive(schema)) reporter.exceeds({ limit: 'recursiveSchema', actual: 1, max: 0, path: '/' });
+    if (isRecursive(schema))
+      reporter.exceeds({ limit: 'recursiveSchema', actual: 1, max: 0, path: '/' });
     schema = toStrictSchema(schema, reporter, ANTHROPIC_STRICT_PROFILE);
   }
   return { ...schema, type: 'object' };

@@ -7,7 +7,10 @@ import { AnthropicBlockSchema, AnthropicToolResultBlockSchema } from './anthropi
 import { locateAnthropicBlocks } from './parse-anthropic-tool-calls';
 
 /** Reads every `tool_result` block of a user message (or messages, or a content array) back into results. */
-export function parseAnthropicToolResults(payload: unknown, options: ResultsFromWireOptions = {}): ToolResultIR[] {
+export function parseAnthropicToolResults(
+  payload: unknown,
+  options: ResultsFromWireOptions = {},
+): ToolResultIR[] {
   return locateAnthropicBlocks(payload).flatMap(({ block, path }) => {
     const location = { provider: 'anthropic' as const, path };
     if (parseWire(AnthropicBlockSchema, block, location).type !== 'tool_result') return [];
@@ -16,10 +19,19 @@ export function parseAnthropicToolResults(payload: unknown, options: ResultsFrom
     const base = { call_id: item.tool_use_id, name };
     if (typeof item.content === 'string' || item.content === undefined) {
       const text = item.content ?? '';
-      return [item.is_error === true ? makeResult({ ...base, ok: false, error: textToError(text) }) : makeResult({ ...base, ok: true, ...(text === '' ? {} : textToSuccess(text)) })];
+      return [
+        item.is_error === true
+          ? makeResult({ ...base, ok: false, error: textToError(text) })
+          : makeResult({ ...base, ok: true, ...(text === '' ? {} : textToSuccess(text)) }),
+      ];
     }
     const content = item.content.map((part): ContentBlock => {
-      if (part.type === 'image' && part.source?.type === 'base64' && part.source.data !== undefined && part.source.media_type !== undefined) {
+      if (
+        part.type === 'image' &&
+        part.source?.type === 'base64' &&
+        part.source.data !== undefined &&
+        part.source.media_type !== undefined
+      ) {
         return { type: 'image', data: part.source.data, mimeType: part.source.media_type };
       }
       return { type: 'text', text: part.text ?? `[${part.type}]` };

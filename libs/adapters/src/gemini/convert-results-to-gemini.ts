@@ -10,7 +10,9 @@ const SYNTHESIZED_ID = /^call_[0-9a-f]{16}$/;
  * `response.content` (blocks) on success, `response.error` on failure ("Use 'output' key to
  * specify function output and 'error' key to specify error details"); `id` only when the call had a real one.
  */
-export function convertResultsToGemini(results: readonly ToolResultIR[]): GeminiFunctionResponseContent {
+export function convertResultsToGemini(
+  results: readonly ToolResultIR[],
+): GeminiFunctionResponseContent {
   return {
     role: 'user',
     parts: results.map((result) => {

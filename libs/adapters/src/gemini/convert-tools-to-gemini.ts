@@ -15,12 +15,20 @@ export function convertToolsToGemini(
 ): ToolsToWireResult<GeminiTool, GeminiFunctionDeclaration, GeminiRequestOptions> {
   const mode = options.schemaMode ?? 'openapi';
   const maxRecursion = options.maxRecursion ?? 1;
-  const { definitions, report } = convertToolList(tools, 'gemini', (tool, { wireName, reporter }) => ({
-    name: wireName,
-    description: tool.description,
-    ...downgradeSchemaForGemini(tool.parameters, reporter, { mode, maxRecursion }),
-  }));
-  noteUnsupportedOptions(report, { strict: options.strict, parallelCalls: options.parallelCalls, wire: 'Gemini' });
+  const { definitions, report } = convertToolList(
+    tools,
+    'gemini',
+    (tool, { wireName, reporter }) => ({
+      name: wireName,
+      description: tool.description,
+      ...downgradeSchemaForGemini(tool.parameters, reporter, { mode, maxRecursion }),
+    }),
+  );
+  noteUnsupportedOptions(report, {
+    strict: options.strict,
+    parallelCalls: options.parallelCalls,
+    wire: 'Gemini',
+  });
   return {
     tools: definitions.length === 0 ? [] : [{ functionDeclarations: definitions }],
     definitions,

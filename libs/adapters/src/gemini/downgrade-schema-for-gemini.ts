@@ -2,20 +2,71 @@ import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import { appendConstraintsToDescription } from '../shared/json-schema/describe-constraints';
 import { inlineRefs } from '../shared/json-schema/inline-refs';
-import { hasObjectComposition, mergeObjectComposition } from '../shared/json-schema/merge-root-composition';
-import { cloneJson, isSchemaNode, listOf, pointer, setOwn, typeList, typeOfValues, type SchemaNode } from '../shared/json-schema/schema-node';
+import {
+  hasObjectComposition,
+  mergeObjectComposition,
+} from '../shared/json-schema/merge-root-composition';
+import {
+  cloneJson,
+  isSchemaNode,
+  listOf,
+  pointer,
+  setOwn,
+  typeList,
+  typeOfValues,
+  type SchemaNode,
+} from '../shared/json-schema/schema-node';
 import type { GeminiFunctionDeclaration, GeminiSchema } from './gemini-api';
 
 /** Gemini's schema mode: the OpenAPI subset in `parameters` (works everywhere) or plain JSON Schema. */
 export type GeminiSchemaMode = 'openapi' | 'jsonschema';
 
-const KEEP = new Set(['title', 'description', 'pattern', 'minimum', 'maximum', 'example', 'propertyOrdering']);
-const INT64 = new Set(['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties']);
-const MOVE = new Set([
-  'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'minContains', 'maxContains',
-  'dependentRequired', 'deprecated', 'readOnly', 'writeOnly', 'contentEncoding', 'contentMediaType', 'default',
+const KEEP = new Set([
+  'title',
+  'description',
+  'pattern',
+  'minimum',
+  'maximum',
+  'example',
+  'propertyOrdering',
 ]);
-const HANDLED = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'nullable', 'properties', 'required', 'items', 'prefixItems', 'format']);
+const INT64 = new Set([
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+]);
+const MOVE = new Set([
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'uniqueItems',
+  'minContains',
+  'maxContains',
+  'dependentRequired',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentEncoding',
+  'contentMediaType',
+  'default',
+]);
+const HANDLED = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'nullable',
+  'properties',
+  'required',
+  'items',
+  'prefixItems',
+  'format',
+]);
 const FORMATS: Record<string, ReadonlySet<string>> = {
   string: new Set(['enum', 'date-time']),
   number: new Set(['float', 'double']),
@@ -24,7 +75,10 @@ const FORMATS: Record<string, ReadonlySet<string>> = {
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** The declaration fields that carry a tool's parameters in the chosen mode. */
-export type GeminiParameters = Pick<GeminiFunctionDeclaration, 'parameters' | 'parametersJsonSchema'>;
+export type GeminiParameters = Pick<
+  GeminiFunctionDeclaration,
+  'parameters' | 'parametersJsonSchema'
+>;
 
 /**
  * The parameters of a Gemini function declaration. `openapi` follows provider-rules §2.1 (table):
@@ -44,9 +98,12 @@ export function downgradeSchemaForGemini(
     if ($id !== undefined) reporter.note('/$id', '$id', { action: 'dropped' });
     return { parametersJsonSchema: rest };
   }
-  const inlined = inlineRefs(cloneJson(parameters), reporter, { maxRecursion: options.maxRecursion });
+  const inlined = inlineRefs(cloneJson(parameters), reporter, {
+    maxRecursion: options.maxRecursion,
+  });
   const converted = new GeminiSchemaConverter(reporter).convert(inlined, '');
-  if (converted?.properties === undefined || Object.keys(converted.properties).length === 0) return {};
+  if (converted?.properties === undefined || Object.keys(converted.properties).length === 0)
+    return {};
   return { parameters: converted };
 }
 
@@ -56,12 +113,18 @@ class GeminiSchemaConverter {
   /** Converts one node; `undefined` means "cannot exist on Gemini" (the caller drops it). */
   convert(input: unknown, path: string): GeminiSchema | undefined {
     if (typeof input === 'boolean' || !isSchemaNode(input)) {
-      this.reporter.note(path, 'boolean schema', { action: 'dropped', detail: `${JSON.stringify(input)} has no Gemini form` });
+      this.reporter.note(path, 'boolean schema', {
+        action: 'dropped',
+        detail: `${JSON.stringify(input)} has no Gemini form`,
+      });
       return undefined;
     }
     let node = input;
     // An object with anyOf/oneOf of object shapes: merging keeps its properties (Gemini allows no siblings next to anyOf).
-    if ((isSchemaNode(node['properties']) || node['type'] === 'object') && hasObjectComposition(node, node)) {
+    if (
+      (isSchemaNode(node['properties']) || node['type'] === 'object') &&
+      hasObjectComposition(node, node)
+    ) {
       node = mergeObjectComposition(node, { root: node, path, reporter: this.reporter });
     }
     node = this.mergeAllOf(node, path);
@@ -75,7 +138,10 @@ class GeminiSchemaConverter {
       nullable = true;
       types = types.filter((type) => type !== 'null');
       if (types.length === 0 && node['anyOf'] === undefined && node['oneOf'] === undefined) {
-        this.reporter.note(pointer(path, 'type'), 'type', { action: 'dropped', detail: "type 'null' alone cannot be declared on Gemini" });
+        this.reporter.note(pointer(path, 'type'), 'type', {
+          action: 'dropped',
+          detail: "type 'null' alone cannot be declared on Gemini",
+        });
         return undefined;
       }
     }
@@ -88,11 +154,22 @@ class GeminiSchemaConverter {
     if (branches !== undefined) return this.convertBranches(node, { path, branches, nullable });
     if (types.length > 1) {
       const { type: _type, description, title, nullable: _nullable, ...rest } = node;
-      const members = types.map((type, index) => this.convert({ ...rest, type }, pointer(path, 'type', index))).filter((member) => member !== undefined);
-      return withOptional({ anyOf: members }, { description, title, nullable: nullable || undefined });
+      const members = types
+        .map((type, index) => this.convert({ ...rest, type }, pointer(path, 'type', index)))
+        .filter((member) => member !== undefined);
+      return withOptional(
+        { anyOf: members },
+        { description, title, nullable: nullable || undefined },
+      );
     }
 
-    const type = types[0] ?? (isSchemaNode(node['properties']) ? 'object' : node['items'] !== undefined || node['prefixItems'] !== undefined ? 'array' : undefined);
+    const type =
+      types[0] ??
+      (isSchemaNode(node['properties'])
+        ? 'object'
+        : node['items'] !== undefined || node['prefixItems'] !== undefined
+          ? 'array'
+          : undefined);
     const out: SchemaNode = {};
     if (type !== undefined) out['type'] = type.toUpperCase();
     if (nullable) out['nullable'] = true;
@@ -108,24 +185,58 @@ class GeminiSchemaConverter {
     const members = node['allOf'];
     if (!Array.isArray(members)) return node;
     const { allOf: _allOf, ...rest } = node;
-    if (!members.every((member) => isSchemaNode(member) && (isSchemaNode(member['properties']) || member['type'] === 'object'))) {
+    if (
+      !members.every(
+        (member) =>
+          isSchemaNode(member) &&
+          (isSchemaNode(member['properties']) || member['type'] === 'object'),
+      )
+    ) {
       // Members that constrain different keywords ({type:'string'} and {minLength:1}) merge exactly.
-      const keys = members.flatMap((member) => (isSchemaNode(member) ? Object.keys(member).filter((key) => key !== 'description') : ['(not an object)']));
-      if (new Set(keys).size === keys.length && keys.every((key) => !Object.hasOwn(rest, key) || key === 'description')) {
-        this.reporter.note(pointer(path, 'allOf'), 'allOf', { action: 'rewritten', detail: 'members merged (no keyword overlaps)' });
+      const keys = members.flatMap((member) =>
+        isSchemaNode(member)
+          ? Object.keys(member).filter((key) => key !== 'description')
+          : ['(not an object)'],
+      );
+      if (
+        new Set(keys).size === keys.length &&
+        keys.every((key) => !Object.hasOwn(rest, key) || key === 'description')
+      ) {
+        this.reporter.note(pointer(path, 'allOf'), 'allOf', {
+          action: 'rewritten',
+          detail: 'members merged (no keyword overlaps)',
+        });
         return Object.assign({}, ...(members as SchemaNode[]), rest) as SchemaNode;
       }
-      this.reporter.note(pointer(path, 'allOf'), 'allOf', { action: 'dropped', detail: 'allOf of overlapping non-object members has no Gemini form' });
+      this.reporter.note(pointer(path, 'allOf'), 'allOf', {
+        action: 'dropped',
+        detail: 'allOf of overlapping non-object members has no Gemini form',
+      });
       return rest;
     }
-    const properties: SchemaNode = isSchemaNode(rest['properties']) ? { ...rest['properties'] } : {};
+    const properties: SchemaNode = isSchemaNode(rest['properties'])
+      ? { ...rest['properties'] }
+      : {};
     const required = new Set(Array.isArray(rest['required']) ? rest['required'] : []);
     for (const member of members as SchemaNode[]) {
-      for (const [key, value] of Object.entries(isSchemaNode(member['properties']) ? member['properties'] : {})) setOwn(properties, key, value);
-      for (const key of Array.isArray(member['required']) ? member['required'] : []) required.add(key);
+      for (const [key, value] of Object.entries(
+        isSchemaNode(member['properties']) ? member['properties'] : {},
+      ))
+        setOwn(properties, key, value);
+      for (const key of Array.isArray(member['required']) ? member['required'] : [])
+        required.add(key);
     }
-    if (members.length > 1) this.reporter.note(pointer(path, 'allOf'), 'allOf', { action: 'rewritten', detail: 'object members merged' });
-    return { ...rest, type: 'object', properties, ...(required.size > 0 ? { required: [...required] } : {}) };
+    if (members.length > 1)
+      this.reporter.note(pointer(path, 'allOf'), 'allOf', {
+        action: 'rewritten',
+        detail: 'object members merged',
+      });
+    return {
+      ...rest,
+      type: 'object',
+      properties,
+      ...(required.size > 0 ? { required: [...required] } : {}),
+    };
   }
 
   private convertEnum(
@@ -142,12 +253,19 @@ class GeminiSchemaConverter {
     if (valueType === 'string') {
       if (values.includes('')) {
         values = values.filter((value) => value !== '');
-        this.reporter.note(path, 'enum', { action: 'dropped', detail: 'the empty string is not allowed in a Gemini enum' });
+        this.reporter.note(path, 'enum', {
+          action: 'dropped',
+          detail: 'the empty string is not allowed in a Gemini enum',
+        });
       }
-      return values.length === 0 ? { types: ['string'], nullable } : { values: values as string[], types: ['string'], nullable };
+      return values.length === 0
+        ? { types: ['string'], nullable }
+        : { values: values as string[], types: ['string'], nullable };
     }
     if (valueType === 'integer' || valueType === 'number') {
-      const type = context.types.find((candidate) => candidate === 'number' || candidate === 'integer') ?? valueType;
+      const type =
+        context.types.find((candidate) => candidate === 'number' || candidate === 'integer') ??
+        valueType;
       return { values: values.map(String), format: 'enum', types: [type], nullable };
     }
     if (valueType === 'boolean') {
@@ -155,18 +273,32 @@ class GeminiSchemaConverter {
       this.reporter.note(path, 'enum', { action: 'moved_to_description', detail: 'boolean enum' });
       return { types: ['boolean'], nullable };
     }
-    this.reporter.note(path, 'enum', { action: 'rewritten', detail: 'values of mixed types sent as strings' });
-    return { values: values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))), types: ['string'], nullable };
+    this.reporter.note(path, 'enum', {
+      action: 'rewritten',
+      detail: 'values of mixed types sent as strings',
+    });
+    return {
+      values: values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))),
+      types: ['string'],
+      nullable,
+    };
   }
 
   private branchesOf(node: SchemaNode, path: string): unknown[] | undefined {
     const anyOf = listOf(node['anyOf']) ?? [];
     const oneOf = listOf(node['oneOf']) ?? [];
-    if (oneOf.length > 0) this.reporter.note(pointer(path, 'oneOf'), 'oneOf', { action: 'rewritten', detail: 'oneOf sent as anyOf (looser)' });
+    if (oneOf.length > 0)
+      this.reporter.note(pointer(path, 'oneOf'), 'oneOf', {
+        action: 'rewritten',
+        detail: 'oneOf sent as anyOf (looser)',
+      });
     return anyOf.length + oneOf.length > 0 ? [...anyOf, ...oneOf] : undefined;
   }
 
-  private convertBranches(node: SchemaNode, context: { path: string; branches: unknown[]; nullable: boolean }): GeminiSchema | undefined {
+  private convertBranches(
+    node: SchemaNode,
+    context: { path: string; branches: unknown[]; nullable: boolean },
+  ): GeminiSchema | undefined {
     const { anyOf: _anyOf, oneOf: _oneOf, ...siblings } = node;
     let nullable = context.nullable;
     const members: GeminiSchema[] = [];
@@ -179,23 +311,48 @@ class GeminiSchemaConverter {
       if (converted !== undefined) members.push(converted);
     });
     if (members.length === 0) {
-      this.reporter.note(pointer(context.path, 'anyOf'), 'anyOf', { action: 'dropped', detail: 'no branch has a Gemini form' });
+      this.reporter.note(pointer(context.path, 'anyOf'), 'anyOf', {
+        action: 'dropped',
+        detail: 'no branch has a Gemini form',
+      });
       return undefined;
     }
-    const description = typeof siblings['description'] === 'string' ? siblings['description'] : undefined;
+    const description =
+      typeof siblings['description'] === 'string' ? siblings['description'] : undefined;
     if (members.length === 1) {
       const { type: _type, nullable: _nullable, ...rest } = siblings;
-      const base = Object.keys(rest).length > 0 ? this.convert({ ...rest, type: memberJsonType(members[0]) }, context.path) : undefined;
-      return withOptional({ ...base, ...members[0] }, { description: description ?? members[0]?.description, nullable: nullable || undefined });
+      const base =
+        Object.keys(rest).length > 0
+          ? this.convert({ ...rest, type: memberJsonType(members[0]) }, context.path)
+          : undefined;
+      return withOptional(
+        { ...base, ...members[0] },
+        { description: description ?? members[0]?.description, nullable: nullable || undefined },
+      );
     }
     for (const key of Object.keys(siblings)) {
-      if (key === 'description' || key === 'title' || key === 'nullable' || key === 'type') continue;
-      this.reporter.note(pointer(context.path, key), key, { action: 'dropped', detail: 'Gemini keeps only anyOf, description and nullable together' });
+      if (key === 'description' || key === 'title' || key === 'nullable' || key === 'type')
+        continue;
+      this.reporter.note(pointer(context.path, key), key, {
+        action: 'dropped',
+        detail: 'Gemini keeps only anyOf, description and nullable together',
+      });
     }
-    return withOptional({ anyOf: members }, { description, title: siblings['title'], nullable: nullable || undefined });
+    return withOptional(
+      { anyOf: members },
+      { description, title: siblings['title'], nullable: nullable || undefined },
+    );
   }
 
-  private convertKeywords(node: SchemaNode, context: { out: SchemaNode; path: string; type: string | undefined; moved: Array<[string, unknown]> }): void {
+  private convertKeywords(
+    node: SchemaNode,
+    context: {
+      out: SchemaNode;
+      path: string;
+      type: string | undefined;
+      moved: Array<[string, unknown]>;
+    },
+  ): void {
     const { out, path, type, moved } = context;
     for (const [key, value] of Object.entries(node)) {
       const at = pointer(path, key);
@@ -216,9 +373,17 @@ class GeminiSchemaConverter {
         this.reporter.note(at, key, { action: 'moved_to_description' });
       } else if (key === 'examples' && Array.isArray(value) && value.length > 0) {
         out['example'] = value[0];
-        if (value.length > 1) this.reporter.note(at, key, { action: 'rewritten', detail: 'only the first example is kept' });
+        if (value.length > 1)
+          this.reporter.note(at, key, {
+            action: 'rewritten',
+            detail: 'only the first example is kept',
+          });
       } else if (key === 'additionalProperties') {
-        if (value !== true) this.reporter.note(at, key, { action: 'dropped', detail: `additionalProperties: ${JSON.stringify(value)}` });
+        if (value !== true)
+          this.reporter.note(at, key, {
+            action: 'dropped',
+            detail: `additionalProperties: ${JSON.stringify(value)}`,
+          });
       } else {
         this.reporter.note(at, key, { action: 'dropped' });
       }
@@ -230,36 +395,69 @@ class GeminiSchemaConverter {
     const source = isSchemaNode(node['properties']) ? node['properties'] : {};
     for (const [key, value] of Object.entries(source)) {
       const at = pointer(context.path, 'properties', key);
-      if (!PARAMETER_NAME.test(key)) this.reporter.exceeds({ limit: 'parameterName', actual: key.length, max: 64, path: at });
+      if (!PARAMETER_NAME.test(key))
+        this.reporter.exceeds({ limit: 'parameterName', actual: key.length, max: 64, path: at });
       const converted = this.convert(value, at);
-      if (converted === undefined) this.reporter.note(at, 'properties', { action: 'dropped', detail: `property "${key}" has no Gemini form` });
+      if (converted === undefined)
+        this.reporter.note(at, 'properties', {
+          action: 'dropped',
+          detail: `property "${key}" has no Gemini form`,
+        });
       else setOwn(properties, key, converted);
     }
     if (Object.keys(properties).length > 0) context.out['properties'] = properties;
-    const required = Array.isArray(node['required']) ? node['required'].filter((key): key is string => typeof key === 'string') : [];
+    const required = Array.isArray(node['required'])
+      ? node['required'].filter((key): key is string => typeof key === 'string')
+      : [];
     const kept = required.filter((key) => Object.hasOwn(properties, key));
     if (kept.length < required.length) {
-      this.reporter.note(pointer(context.path, 'required'), 'required', { action: 'dropped', detail: `not declared: ${required.filter((key) => !kept.includes(key)).join(', ')}` });
+      this.reporter.note(pointer(context.path, 'required'), 'required', {
+        action: 'dropped',
+        detail: `not declared: ${required.filter((key) => !kept.includes(key)).join(', ')}`,
+      });
     }
     if (kept.length > 0) context.out['required'] = kept;
   }
 
   private convertItems(node: SchemaNode, path: string): GeminiSchema {
     const items = node['items'];
-    const tuple = Array.isArray(items) ? items : items === undefined && Array.isArray(node['prefixItems']) ? node['prefixItems'] : undefined;
+    const tuple = Array.isArray(items)
+      ? items
+      : items === undefined && Array.isArray(node['prefixItems'])
+        ? node['prefixItems']
+        : undefined;
     if (tuple !== undefined) {
       const first = JSON.stringify(tuple[0]);
       const same = tuple.length > 0 && tuple.every((member) => JSON.stringify(member) === first);
-      this.reporter.note(pointer(path, 'prefixItems'), 'prefixItems', { action: 'rewritten', detail: same ? 'tuple sent as an array of its member type' : 'tuple sent as an array of strings' });
-      return (same ? this.convert(tuple[0], pointer(path, 'prefixItems', 0)) : undefined) ?? { type: 'STRING' };
+      this.reporter.note(pointer(path, 'prefixItems'), 'prefixItems', {
+        action: 'rewritten',
+        detail: same
+          ? 'tuple sent as an array of its member type'
+          : 'tuple sent as an array of strings',
+      });
+      return (
+        (same ? this.convert(tuple[0], pointer(path, 'prefixItems', 0)) : undefined) ?? {
+          type: 'STRING',
+        }
+      );
     }
-    if (items === undefined || items === true || (isSchemaNode(items) && Object.keys(items).length === 0)) {
-      this.reporter.note(pointer(path, 'items'), 'items', { action: 'rewritten', detail: 'items of any type sent as strings (Gemini requires items)' });
+    if (
+      items === undefined ||
+      items === true ||
+      (isSchemaNode(items) && Object.keys(items).length === 0)
+    ) {
+      this.reporter.note(pointer(path, 'items'), 'items', {
+        action: 'rewritten',
+        detail: 'items of any type sent as strings (Gemini requires items)',
+      });
       return { type: 'STRING' };
     }
     const converted = this.convert(items, pointer(path, 'items'));
     if (converted === undefined) {
-      this.reporter.note(pointer(path, 'items'), 'items', { action: 'rewritten', detail: 'items sent as strings' });
+      this.reporter.note(pointer(path, 'items'), 'items', {
+        action: 'rewritten',
+        detail: 'items sent as strings',
+      });
       return { type: 'STRING' };
     }
     return converted;

@@ -29,7 +29,8 @@ export const geminiAdapter: GeminiAdapter = {
   toolsToWire: convertToolsToGemini,
   toolFromWire: convertToolFromGemini,
   parseCalls: parseGeminiToolCalls,
-  callsFromWire: (payload, options) => throwFirstArgumentsError(parseGeminiToolCalls(payload, options)),
+  callsFromWire: (payload, options) =>
+    throwFirstArgumentsError(parseGeminiToolCalls(payload, options)),
   callsToWire: convertCallsToGemini,
   resultsToWire: convertResultsToGemini,
   resultsFromWire: parseGeminiToolResults,

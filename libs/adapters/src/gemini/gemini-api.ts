@@ -70,8 +70,20 @@ export type GeminiRequestOptions = Record<string, never>;
 
 /** Part fields of the Gemini API; a part with none of them is rejected as unknown. */
 export const GEMINI_PART_FIELDS = [
-  'text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult',
-  'thought', 'thoughtSignature', 'videoMetadata', 'toolCall', 'toolResponse', 'partMetadata', 'mediaResolution',
+  'text',
+  'inlineData',
+  'fileData',
+  'functionCall',
+  'functionResponse',
+  'executableCode',
+  'codeExecutionResult',
+  'thought',
+  'thoughtSignature',
+  'videoMetadata',
+  'toolCall',
+  'toolResponse',
+  'partMetadata',
+  'mediaResolution',
 ] as const;
 
 /** A declaration as read from the wire. */
@@ -85,7 +97,10 @@ export const GeminiFunctionDeclarationSchema = z.object({
 /** Any part: an object with at least one known field. */
 export const GeminiPartSchema = z
   .record(z.string(), z.unknown())
-  .refine((part) => GEMINI_PART_FIELDS.some((field) => part[field] !== undefined), 'unknown part type');
+  .refine(
+    (part) => GEMINI_PART_FIELDS.some((field) => part[field] !== undefined),
+    'unknown part type',
+  );
 
 /** A `functionCall` as read from the wire. */
 export const GeminiFunctionCallSchema = z.object({
@@ -102,7 +117,10 @@ export const GeminiFunctionResponseSchema = z.object({
 });
 
 /** A Content (`{role, parts}`). */
-export const GeminiContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(z.unknown()) });
+export const GeminiContentSchema = z.looseObject({
+  role: z.string().optional(),
+  parts: z.array(z.unknown()),
+});
 
 /** A GenerateContentResponse, as far as calls go (the first candidate is the answer). */
 export const GeminiResponseSchema = z.object({

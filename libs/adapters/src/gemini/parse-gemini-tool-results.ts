@@ -13,7 +13,10 @@ const ContentListSchema = z.array(ContentBlockSchema);
  * Reads every `functionResponse` part back into results. A response without an id is matched to
  * the given calls by name, in order; without calls it gets the id `unmatched:<name>:<n>`.
  */
-export function parseGeminiToolResults(payload: unknown, options: ResultsFromWireOptions = {}): ToolResultIR[] {
+export function parseGeminiToolResults(
+  payload: unknown,
+  options: ResultsFromWireOptions = {},
+): ToolResultIR[] {
   const { parts, path } = locateGeminiParts(payload);
   const seen = new Map<string, number>();
   return parts.flatMap((part, index) => {
@@ -21,14 +24,20 @@ export function parseGeminiToolResults(payload: unknown, options: ResultsFromWir
     const checked = parseWire(GeminiPartSchema, part, location);
     if (checked['functionResponse'] === undefined) return [];
     const responsePath = joinPointer(location.path, 'functionResponse');
-    const item = parseWire(GeminiFunctionResponseSchema, checked['functionResponse'], { provider: 'gemini', path: responsePath });
+    const item = parseWire(GeminiFunctionResponseSchema, checked['functionResponse'], {
+      provider: 'gemini',
+      path: responsePath,
+    });
     const occurrence = seen.get(item.name) ?? 0;
     seen.set(item.name, occurrence + 1);
-    const matching = options.calls?.filter((call) => toWireName(call.name, 'gemini') === item.name)[occurrence];
+    const matching = options.calls?.filter((call) => toWireName(call.name, 'gemini') === item.name)[
+      occurrence
+    ];
     const callId = item.id ?? matching?.id ?? `unmatched:${item.name}:${occurrence}`;
     const name = matching?.name ?? resultName(callId, item.name, { provider: 'gemini', options });
     const response = item.response ?? {};
-    const truncated = typeof response['truncated'] === 'boolean' ? response['truncated'] : undefined;
+    const truncated =
+      typeof response['truncated'] === 'boolean' ? response['truncated'] : undefined;
     const base = { call_id: callId, name, ...(truncated === undefined ? {} : { truncated }) };
     if (response['error'] !== undefined) {
       const error = ToolResultErrorSchema.safeParse(response['error']);
@@ -36,15 +45,37 @@ export function parseGeminiToolResults(payload: unknown, options: ResultsFromWir
         makeResult({
           ...base,
           ok: false,
-          error: error.success ? error.data : { code: 'tool_error', message: typeof response['error'] === 'string' ? response['error'] : JSON.stringify(response['error']), retryable: false },
+          error: error.success
+            ? error.data
+            : {
+                code: 'tool_error',
+                message:
+                  typeof response['error'] === 'string'
+                    ? response['error']
+                    : JSON.stringify(response['error']),
+                retryable: false,
+              },
         }),
       ];
     }
-    const content = response['content'] === undefined ? undefined : parseWire(ContentListSchema, response['content'], { provider: 'gemini', path: joinPointer(responsePath, 'response', 'content') });
+    const content =
+      response['content'] === undefined
+        ? undefined
+        : parseWire(ContentListSchema, response['content'], {
+            provider: 'gemini',
+            path: joinPointer(responsePath, 'response', 'content'),
+          });
     // "If 'output' and 'error' keys are not specified, then whole 'response' is treated as function output."
     let data: unknown;
     if ('output' in response) data = response['output'];
     else if (content === undefined) data = response;
-    return [makeResult({ ...base, ok: true, ...(data === undefined ? {} : { data }), ...(content === undefined ? {} : { content }) })];
+    return [
+      makeResult({
+        ...base,
+        ok: true,
+        ...(data === undefined ? {} : { data }),
+        ...(content === undefined ? {} : { content }),
+      }),
+    ];
   });
 }

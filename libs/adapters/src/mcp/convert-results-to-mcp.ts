@@ -1,6 +1,7 @@
+import { isRecord } from '@toolgate/toolir';
 import type { ToolResultIR } from '@toolgate/toolir';
 import { dataToText, errorToText } from '../shared/result-text';
-import { isRecord } from '../shared/wire-boundary';
+
 import type { McpCallToolResponse, McpCallToolResult } from './mcp-api';
 
 /** The `_meta` key that marks a result cut to fit a budget. */
@@ -12,15 +13,31 @@ export const MCP_TRUNCATED_META_KEY = 'dev.toolgate/truncated';
  * `structuredContent` plus, as the spec SHOULDs, its serialized JSON in a text block.
  */
 export function convertResultToMcp(result: ToolResultIR): McpCallToolResult {
-  const meta = result.truncated === undefined ? {} : { _meta: { [MCP_TRUNCATED_META_KEY]: result.truncated } };
+  const meta =
+    result.truncated === undefined ? {} : { _meta: { [MCP_TRUNCATED_META_KEY]: result.truncated } };
   if (!result.ok && result.error !== undefined) {
-    return { content: [{ type: 'text', text: errorToText(result.error) }, ...(result.content ?? [])], isError: true, ...meta };
+    return {
+      content: [{ type: 'text', text: errorToText(result.error) }, ...(result.content ?? [])],
+      isError: true,
+      ...meta,
+    };
   }
-  const content = result.content ?? (result.data === undefined ? [] : [{ type: 'text' as const, text: dataToText(result.data) }]);
-  return { content, ...(isRecord(result.data) ? { structuredContent: result.data } : {}), isError: false, ...meta };
+  const content =
+    result.content ??
+    (result.data === undefined ? [] : [{ type: 'text' as const, text: dataToText(result.data) }]);
+  return {
+    content,
+    ...(isRecord(result.data) ? { structuredContent: result.data } : {}),
+    isError: false,
+    ...meta,
+  };
 }
 
 /** One JSON-RPC response per result, answering the request whose id is the call id. */
 export function convertResultsToMcp(results: readonly ToolResultIR[]): McpCallToolResponse[] {
-  return results.map((result) => ({ jsonrpc: '2.0', id: result.call_id, result: convertResultToMcp(result) }));
+  return results.map((result) => ({
+    jsonrpc: '2.0',
+    id: result.call_id,
+    result: convertResultToMcp(result),
+  }));
 }

@@ -1,8 +1,9 @@
+import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
-import { isRecord } from '../shared/wire-boundary';
+
 import type { McpRequestOptions, McpTool } from './mcp-api';
 import { downgradeSchemaForMcp, outputSchemaForMcp } from './downgrade-schema-for-mcp';
 
@@ -10,27 +11,40 @@ import { downgradeSchemaForMcp, outputSchemaForMcp } from './downgrade-schema-fo
  * ToolIR -> MCP `Tool`s for `tools/list`: behavior becomes the four annotation hints, `title`,
  * `_meta` and `icons` come from the IR (`protocol_meta`). `strict` and `parallelCalls: false` have no MCP form and are reported.
  */
-export function convertToolsToMcp(tools: readonly ToolIR[], options: ToolsToWireOptions = {}): ToolsToWireResult<McpTool, McpTool, McpRequestOptions> {
-  const { definitions, report } = convertToolList(tools, 'mcp', (tool, { wireName, reporter }): McpTool => {
-    const meta = tool.protocol_meta?.['_meta'];
-    const icons = tool.protocol_meta?.['icons'];
-    return {
-      name: wireName,
-      ...(tool.title === undefined ? {} : { title: tool.title }),
-      description: tool.description,
-      inputSchema: downgradeSchemaForMcp(tool.parameters, reporter),
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: outputSchemaForMcp(tool.outputSchema, reporter) }),
-      annotations: {
+export function convertToolsToMcp(
+  tools: readonly ToolIR[],
+  options: ToolsToWireOptions = {},
+): ToolsToWireResult<McpTool, McpTool, McpRequestOptions> {
+  const { definitions, report } = convertToolList(
+    tools,
+    'mcp',
+    (tool, { wireName, reporter }): McpTool => {
+      const meta = tool.protocol_meta?.['_meta'];
+      const icons = tool.protocol_meta?.['icons'];
+      return {
+        name: wireName,
         ...(tool.title === undefined ? {} : { title: tool.title }),
-        readOnlyHint: tool.behavior.readonly,
-        destructiveHint: tool.behavior.destructive,
-        idempotentHint: tool.behavior.idempotent,
-        openWorldHint: tool.behavior.open_world,
-      },
-      ...(isRecord(meta) ? { _meta: meta } : {}),
-      ...(Array.isArray(icons) ? { icons } : {}),
-    };
+        description: tool.description,
+        inputSchema: downgradeSchemaForMcp(tool.parameters, reporter),
+        ...(tool.outputSchema === undefined
+          ? {}
+          : { outputSchema: outputSchemaForMcp(tool.outputSchema, reporter) }),
+        annotations: {
+          ...(tool.title === undefined ? {} : { title: tool.title }),
+          readOnlyHint: tool.behavior.readonly,
+          destructiveHint: tool.behavior.destructive,
+          idempotentHint: tool.behavior.idempotent,
+          openWorldHint: tool.behavior.open_world,
+        },
+        ...(isRecord(meta) ? { _meta: meta } : {}),
+        ...(Array.isArray(icons) ? { icons } : {}),
+      };
+    },
+  );
+  noteUnsupportedOptions(report, {
+    strict: options.strict,
+    parallelCalls: options.parallelCalls,
+    wire: 'MCP',
   });
-  noteUnsupportedOptions(report, { strict: options.strict, parallelCalls: options.parallelCalls, wire: 'MCP' });
   return { tools: definitions, definitions, requestOptions: {}, report };
 }

@@ -102,7 +102,11 @@ export const McpCallToolResultSchema = z.looseObject({
 });
 
 /** A JSON-RPC success response. */
-export const McpResultResponseSchema = z.looseObject({ jsonrpc: z.literal('2.0').optional(), id: McpRequestIdSchema, result: z.unknown() });
+export const McpResultResponseSchema = z.looseObject({
+  jsonrpc: z.literal('2.0').optional(),
+  id: McpRequestIdSchema,
+  result: z.unknown(),
+});
 
 /** A JSON-RPC error response (a protocol-level failure, not a tool error). */
 export const McpErrorResponseSchema = z.looseObject({

@@ -10,7 +10,10 @@ export function convertCallsToOpenAIChat(calls: readonly ToolCallIR[]): OpenAICh
     tool_calls: calls.map((call) => ({
       id: call.provider_call_id ?? call.id,
       type: 'function',
-      function: { name: toWireName(call.name, 'openai-chat'), arguments: call.raw_arguments ?? JSON.stringify(call.arguments) },
+      function: {
+        name: toWireName(call.name, 'openai-chat'),
+        arguments: call.raw_arguments ?? JSON.stringify(call.arguments),
+      },
     })),
   };
 }

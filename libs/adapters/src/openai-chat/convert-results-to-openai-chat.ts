@@ -7,11 +7,17 @@ import type { OpenAIChatToolMessage } from './openai-chat-api';
  * the model can act on; content blocks become text parts (images cannot go in a tool message,
  * so they are described instead); otherwise the data as JSON text.
  */
-export function convertResultsToOpenAIChat(results: readonly ToolResultIR[]): OpenAIChatToolMessage[] {
+export function convertResultsToOpenAIChat(
+  results: readonly ToolResultIR[],
+): OpenAIChatToolMessage[] {
   return results.map((result) => {
     let content: OpenAIChatToolMessage['content'];
     if (!result.ok && result.error !== undefined) content = errorToText(result.error);
-    else if (result.content !== undefined && result.content.length > 0) content = result.content.map((block) => ({ type: 'text' as const, text: describeBlock(block) }));
+    else if (result.content !== undefined && result.content.length > 0)
+      content = result.content.map((block) => ({
+        type: 'text' as const,
+        text: describeBlock(block),
+      }));
     else content = dataToText(result.data);
     return { role: 'tool', tool_call_id: result.call_id, content };
   });

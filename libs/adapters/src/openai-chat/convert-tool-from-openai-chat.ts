@@ -5,8 +5,14 @@ import { parseWire } from '../shared/wire-boundary';
 import { OpenAIChatFunctionToolSchema } from './openai-chat-api';
 
 /** Imports a Chat Completions function tool (an omitted `parameters` is an empty parameter list). */
-export function convertToolFromOpenAIChat(wire: unknown, options: ToolFromWireOptions = {}): ToolIR {
-  const tool = parseWire(OpenAIChatFunctionToolSchema, wire, { provider: 'openai-chat', path: '/' });
+export function convertToolFromOpenAIChat(
+  wire: unknown,
+  options: ToolFromWireOptions = {},
+): ToolIR {
+  const tool = parseWire(OpenAIChatFunctionToolSchema, wire, {
+    provider: 'openai-chat',
+    path: '/',
+  });
   return buildImportedTool(
     {
       wireName: tool.function.name,

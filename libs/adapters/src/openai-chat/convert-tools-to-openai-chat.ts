@@ -12,21 +12,35 @@ export function convertToolsToOpenAIChat(
   options: ToolsToWireOptions = {},
 ): ToolsToWireResult<OpenAIChatFunctionTool, OpenAIChatFunctionTool, OpenAIChatRequestOptions> {
   const strict = options.strict ?? false;
-  const { definitions, report } = convertToolList(tools, 'openai-chat', (tool, { wireName, reporter }) => ({
-    type: 'function' as const,
-    function: {
-      name: wireName,
-      description: tool.description,
-      parameters: downgradeSchemaForOpenAIChat(tool.parameters, reporter, { strict, limits: options.limits }),
-      strict,
-    },
-  }));
+  const { definitions, report } = convertToolList(
+    tools,
+    'openai-chat',
+    (tool, { wireName, reporter }) => ({
+      type: 'function' as const,
+      function: {
+        name: wireName,
+        description: tool.description,
+        parameters: downgradeSchemaForOpenAIChat(tool.parameters, reporter, {
+          strict,
+          limits: options.limits,
+        }),
+        strict,
+      },
+    }),
+  );
   // "A max of 128 functions are supported" (openapi.yaml, CreateChatCompletionRequest.tools).
-  if (definitions.length > MAX_CHAT_TOOLS) report.limits.push({ tool: '*', limit: 'maxTools', actual: definitions.length, max: MAX_CHAT_TOOLS });
+  if (definitions.length > MAX_CHAT_TOOLS)
+    report.limits.push({
+      tool: '*',
+      limit: 'maxTools',
+      actual: definitions.length,
+      max: MAX_CHAT_TOOLS,
+    });
   return {
     tools: definitions,
     definitions,
-    requestOptions: options.parallelCalls === undefined ? {} : { parallel_tool_calls: options.parallelCalls },
+    requestOptions:
+      options.parallelCalls === undefined ? {} : { parallel_tool_calls: options.parallelCalls },
     report,
   };
 }

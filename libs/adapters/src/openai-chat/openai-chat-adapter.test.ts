@@ -13,7 +13,9 @@ const listUnits = buildTool({ name: 'list_units', description: 'List the units.'
 
 describe('openai-chat tools', () => {
   it('writes {type:function, function:{name, description, parameters, strict}} and parallel_tool_calls', () => {
-    const { tools, requestOptions, report } = adapter.toolsToWire([weatherTool()], { parallelCalls: false });
+    const { tools, requestOptions, report } = adapter.toolsToWire([weatherTool()], {
+      parallelCalls: false,
+    });
     expect(tools).toEqual([
       {
         type: 'function',
@@ -26,7 +28,11 @@ describe('openai-chat tools', () => {
       },
     ]);
     expect(requestOptions).toEqual({ parallel_tool_calls: false });
-    expect(report).toEqual({ entries: [], names: [{ name: 'get_current_weather', wireName: 'get_current_weather' }], limits: [] });
+    expect(report).toEqual({
+      entries: [],
+      names: [{ name: 'get_current_weather', wireName: 'get_current_weather' }],
+      limits: [],
+    });
     expect(adapter.toolsToWire([weatherTool()]).requestOptions).toEqual({});
   });
 
@@ -40,7 +46,10 @@ describe('openai-chat tools', () => {
           note: { type: 'string', default: null },
           when: { type: 'string', format: 'date-time' },
           site: { type: 'string', format: 'uri' },
-          room: { type: 'object', properties: { kind: { oneOf: [{ const: 'single' }, { const: 'double' }] } } },
+          room: {
+            type: 'object',
+            properties: { kind: { oneOf: [{ const: 'single' }, { const: 'double' }] } },
+          },
         },
         required: ['guests'],
       },
@@ -57,7 +66,15 @@ describe('openai-chat tools', () => {
         site: { type: ['string', 'null'], description: '{format: "uri"}' },
         room: {
           type: ['object', 'null'],
-          properties: { kind: { anyOf: [{ const: 'single', type: 'string' }, { const: 'double', type: 'string' }, { type: 'null' }] } },
+          properties: {
+            kind: {
+              anyOf: [
+                { const: 'single', type: 'string' },
+                { const: 'double', type: 'string' },
+                { type: 'null' },
+              ],
+            },
+          },
           required: ['kind'],
           additionalProperties: false,
         },
@@ -65,7 +82,9 @@ describe('openai-chat tools', () => {
       required: ['guests', 'note', 'when', 'site', 'room'],
       additionalProperties: false,
     });
-    const keywords = report.entries.map((entry) => `${entry.path} ${entry.keyword} ${entry.action}`);
+    const keywords = report.entries.map(
+      (entry) => `${entry.path} ${entry.keyword} ${entry.action}`,
+    );
     expect(keywords).toEqual(
       expect.arrayContaining([
         '/properties/guests/minimum minimum moved_to_description',
@@ -80,14 +99,35 @@ describe('openai-chat tools', () => {
 
   it('strict: checks the configurable limits (depth, property count, enum size) and reports them', () => {
     let deep: Record<string, unknown> = { type: 'string' };
-    for (let level = 0; level < 7; level++) deep = { type: 'object', properties: { next: deep }, required: ['next'] };
-    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`p${index}`, { type: 'string', enum: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] }])) };
-    const { report } = adapter.toolsToWire([buildTool({ name: 'deep', parameters: deep }), buildTool({ name: 'wide', parameters: wide })], {
-      strict: true,
-      limits: { maxNestingDepth: 5, maxProperties: 100, maxEnumValues: 1000 },
-    });
+    for (let level = 0; level < 7; level++)
+      deep = { type: 'object', properties: { next: deep }, required: ['next'] };
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 120 }, (_, index) => [
+          `p${index}`,
+          { type: 'string', enum: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] },
+        ]),
+      ),
+    };
+    const { report } = adapter.toolsToWire(
+      [
+        buildTool({ name: 'deep', parameters: deep }),
+        buildTool({ name: 'wide', parameters: wide }),
+      ],
+      {
+        strict: true,
+        limits: { maxNestingDepth: 5, maxProperties: 100, maxEnumValues: 1000 },
+      },
+    );
     expect(report.limits).toEqual([
-      { tool: 'deep', limit: 'maxNestingDepth', actual: 7, max: 5, path: '/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next' },
+      {
+        tool: 'deep',
+        limit: 'maxNestingDepth',
+        actual: 7,
+        max: 5,
+        path: '/properties/next/properties/next/properties/next/properties/next/properties/next/properties/next',
+      },
       { tool: 'wide', limit: 'maxProperties', actual: 120, max: 100 },
       { tool: 'wide', limit: 'maxEnumValues', actual: 1200, max: 1000 }, // each optional enum also gains null
     ]);
@@ -95,26 +135,56 @@ describe('openai-chat tools', () => {
 
   it('reports more than 128 functions (the Chat Completions maximum)', () => {
     const tools = Array.from({ length: 129 }, (_, index) => buildTool({ name: `t${index}` }));
-    expect(adapter.toolsToWire(tools).report.limits).toEqual([{ tool: '*', limit: 'maxTools', actual: 129, max: 128 }]);
+    expect(adapter.toolsToWire(tools).report.limits).toEqual([
+      { tool: '*', limit: 'maxTools', actual: 129, max: 128 },
+    ]);
   });
 
   it('merges a top-level oneOf into the root (OpenAI rejects it) and says so in the description', () => {
-    const tool = buildTool({ name: 'lookup', parameters: { type: 'object', oneOf: [{ properties: { id: { type: 'integer' } }, required: ['id'] }, { properties: { email: { type: 'string' } }, required: ['email'] }] } });
+    const tool = buildTool({
+      name: 'lookup',
+      parameters: {
+        type: 'object',
+        oneOf: [
+          { properties: { id: { type: 'integer' } }, required: ['id'] },
+          { properties: { email: { type: 'string' } }, required: ['email'] },
+        ],
+      },
+    });
     const { tools, report } = adapter.toolsToWire([tool]);
     expect(tools[0]?.function.parameters).toEqual({
       type: 'object',
       properties: { id: { type: 'integer' }, email: { type: 'string' } },
-      description: 'Provide exactly one of these shapes: (1) id [required: id]; (2) email [required: email].',
+      description:
+        'Provide exactly one of these shapes: (1) id [required: id]; (2) email [required: email].',
     });
-    expect(report.entries).toEqual([{ tool: 'lookup', path: '/oneOf', keyword: 'oneOf', action: 'moved_to_description', detail: 'top-level oneOf merged into the root object' }]);
+    expect(report.entries).toEqual([
+      {
+        tool: 'lookup',
+        path: '/oneOf',
+        keyword: 'oneOf',
+        action: 'moved_to_description',
+        detail: 'top-level oneOf merged into the root object',
+      },
+    ]);
   });
 });
 
 describe('openai-chat calls', () => {
   it('reads every tool call of a documented ChatCompletion; "" is {} for a tool without parameters', () => {
     expect(adapter.callsFromWire(completion)).toEqual([
-      { id: 'call_abc123', name: 'get_current_weather', arguments: { location: 'Boston, MA' }, raw_arguments: '{\n"location": "Boston, MA"\n}' },
-      { id: 'call_def456', name: 'get_current_weather', arguments: { location: 'Paris, France', unit: null }, raw_arguments: '{"location": "Paris, France", "unit": null}' },
+      {
+        id: 'call_abc123',
+        name: 'get_current_weather',
+        arguments: { location: 'Boston, MA' },
+        raw_arguments: '{\n"location": "Boston, MA"\n}',
+      },
+      {
+        id: 'call_def456',
+        name: 'get_current_weather',
+        arguments: { location: 'Paris, France', unit: null },
+        raw_arguments: '{"location": "Paris, France", "unit": null}',
+      },
       { id: 'call_ghi789', name: 'list_units', arguments: {}, raw_arguments: '' },
     ]);
   });
@@ -138,14 +208,30 @@ describe('openai-chat calls', () => {
     expect(error).toBeInstanceOf(AdapterError);
     expect(ToolgateError.isInstance(error)).toBe(true);
     expect(error?.code).toBe('invalid_json');
-    expect(error?.details).toMatchObject({ provider: 'openai-chat', path: '/choices/0/message/tool_calls/1/function/arguments', callId: 'call_bad', name: 'get_current_weather', rawArguments: '{"location": "Ber' });
+    expect(error?.details).toMatchObject({
+      provider: 'openai-chat',
+      path: '/choices/0/message/tool_calls/1/function/arguments',
+      callId: 'call_bad',
+      name: 'get_current_weather',
+      rawArguments: '{"location": "Ber',
+    });
     expect(() => adapter.callsFromWire(truncated)).toThrow(InvalidToolArgumentsError);
 
     const result = invalidArgumentsResult(error as InvalidToolArgumentsError);
-    expect(result).toMatchObject({ call_id: 'call_bad', ok: false, error: { code: 'invalid_arguments', retryable: true, details: { raw_arguments: '{"location": "Ber' } } });
+    expect(result).toMatchObject({
+      call_id: 'call_bad',
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        retryable: false,
+        details: { raw_arguments: '{"location": "Ber' },
+      },
+    });
     const [message] = adapter.resultsToWire([result]);
     expect(message?.role).toBe('tool');
-    expect(JSON.parse(message?.content as string)).toMatchObject({ error: { code: 'invalid_arguments' } });
+    expect(JSON.parse(message?.content as string)).toMatchObject({
+      error: { code: 'invalid_arguments' },
+    });
   });
 
   it('treats "" as invalid for a tool with required parameters, and non-object JSON as invalid', () => {
@@ -164,13 +250,20 @@ describe('openai-chat calls', () => {
     const wireName = tools[0]?.function.name ?? '';
     expect(wireName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(report.names).toEqual([{ name: 'admin.tools.list', wireName }]);
-    const calls = adapter.callsFromWire([{ id: 'c', type: 'function', function: { name: wireName, arguments: '{}' } }], { tools: [tool] });
+    const calls = adapter.callsFromWire(
+      [{ id: 'c', type: 'function', function: { name: wireName, arguments: '{}' } }],
+      { tools: [tool] },
+    );
     expect(calls[0]?.name).toBe('admin.tools.list');
     expect(adapter.callsToWire(calls).tool_calls[0]?.function.name).toBe(wireName);
 
     const twin = buildTool({ name: mangleName('admin.tools.list', NAME_RULES['openai-chat']) });
-    expect(() => adapter.toolsToWire([tool, twin])).toThrow(expect.objectContaining({ code: 'name_collision' }));
-    expect(() => adapter.toolsToWire([tool, tool])).toThrow(expect.objectContaining({ code: 'name_collision' }));
+    expect(() => adapter.toolsToWire([tool, twin])).toThrow(
+      expect.objectContaining({ code: 'name_collision' }),
+    );
+    expect(() => adapter.toolsToWire([tool, tool])).toThrow(
+      expect.objectContaining({ code: 'name_collision' }),
+    );
   });
 });
 
@@ -178,18 +271,52 @@ describe('openai-chat results', () => {
   it('writes role:tool messages; an error is JSON the model can act on', () => {
     const messages = adapter.resultsToWire([
       { call_id: 'call_abc123', name: 'get_current_weather', ok: true, data: { temperature: 22 } },
-      { call_id: 'call_def456', name: 'get_current_weather', ok: false, error: { code: 'timeout', message: 'The weather service did not answer in 5s.', retryable: true } },
-      { call_id: 'call_ghi789', name: 'list_units', ok: true, content: [{ type: 'text', text: 'celsius, fahrenheit' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+      {
+        call_id: 'call_def456',
+        name: 'get_current_weather',
+        ok: false,
+        error: {
+          code: 'timeout',
+          message: 'The weather service did not answer in 5s.',
+          retryable: true,
+        },
+      },
+      {
+        call_id: 'call_ghi789',
+        name: 'list_units',
+        ok: true,
+        content: [
+          { type: 'text', text: 'celsius, fahrenheit' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      },
     ]);
     expect(messages).toEqual([
       { role: 'tool', tool_call_id: 'call_abc123', content: '{"temperature":22}' },
-      { role: 'tool', tool_call_id: 'call_def456', content: '{"error":{"code":"timeout","message":"The weather service did not answer in 5s.","retryable":true}}' },
-      { role: 'tool', tool_call_id: 'call_ghi789', content: [{ type: 'text', text: 'celsius, fahrenheit' }, { type: 'text', text: '[image image/png, 3 bytes, not shown]' }] },
+      {
+        role: 'tool',
+        tool_call_id: 'call_def456',
+        content:
+          '{"error":{"code":"timeout","message":"The weather service did not answer in 5s.","retryable":true}}',
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_ghi789',
+        content: [
+          { type: 'text', text: 'celsius, fahrenheit' },
+          { type: 'text', text: '[image image/png, 3 bytes, not shown]' },
+        ],
+      },
     ]);
   });
 
   it('reads plain-text tool messages from other sources as text content, skipping other roles', () => {
-    expect(adapter.resultsFromWire([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'x', content: 'sunny' }])).toEqual([
+    expect(
+      adapter.resultsFromWire([
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: 'x', content: 'sunny' },
+      ]),
+    ).toEqual([
       { call_id: 'x', name: 'unknown', ok: true, content: [{ type: 'text', text: 'sunny' }] },
     ]);
   });

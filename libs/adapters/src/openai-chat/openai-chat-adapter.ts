@@ -28,7 +28,8 @@ export const openAIChatAdapter: OpenAIChatAdapter = {
   toolsToWire: convertToolsToOpenAIChat,
   toolFromWire: convertToolFromOpenAIChat,
   parseCalls: parseOpenAIChatToolCalls,
-  callsFromWire: (payload, options) => throwFirstArgumentsError(parseOpenAIChatToolCalls(payload, options)),
+  callsFromWire: (payload, options) =>
+    throwFirstArgumentsError(parseOpenAIChatToolCalls(payload, options)),
   callsToWire: convertCallsToOpenAIChat,
   resultsToWire: convertResultsToOpenAIChat,
   resultsFromWire: parseOpenAIChatToolResults,

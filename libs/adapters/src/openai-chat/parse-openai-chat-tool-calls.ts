@@ -1,8 +1,9 @@
+import { isRecord } from '@toolgate/toolir';
 import { InvalidToolArgumentsError } from '../shared/adapter-error';
 import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
 import { readArgumentsText, undoStrictNulls } from '../shared/read-arguments';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
-import { isRecord, joinPointer, parseWire, unknownShape, type WireLocation } from '../shared/wire-boundary';
+import { joinPointer, parseWire, unknownShape, type WireLocation } from '../shared/wire-boundary';
 import {
   OpenAIChatAssistantMessageSchema,
   OpenAIChatCompletionSchema,
@@ -29,7 +30,10 @@ function locateToolCalls(payload: unknown): { calls: unknown[]; path: string } {
  * `arguments` text parsed (`""` is `{}`), wire names mapped back and strict-mode nulls undone
  * when the tools are given; unparseable arguments come back as errors carrying the raw text.
  */
-export function parseOpenAIChatToolCalls(payload: unknown, options: CallsFromWireOptions = {}): ParsedToolCalls {
+export function parseOpenAIChatToolCalls(
+  payload: unknown,
+  options: CallsFromWireOptions = {},
+): ParsedToolCalls {
   const { calls: wireCalls, path } = locateToolCalls(payload);
   const lookup = callLookup('openai-chat', options);
   const result: ParsedToolCalls = { calls: [], errors: [] };
@@ -48,7 +52,14 @@ export function parseOpenAIChatToolCalls(payload: unknown, options: CallsFromWir
       result.errors.push(args);
       return;
     }
-    result.calls.push(makeCall({ id: call.id, name, arguments: undoStrictNulls(args, tool), raw: call.function.arguments }));
+    result.calls.push(
+      makeCall({
+        id: call.id,
+        name,
+        arguments: undoStrictNulls(args, tool),
+        raw: call.function.arguments,
+      }),
+    );
   });
   return result;
 }

@@ -1,10 +1,18 @@
 import type { ContentBlock, ToolResultIR } from '@toolgate/toolir';
 import { toWireCallId } from '../shared/names/call-id';
 import { dataToText, describeBlock, errorToText } from '../shared/result-text';
-import type { OpenAIResponsesFunctionCallOutput, OpenAIResponsesOutputPart } from './openai-responses-api';
+import type {
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputPart,
+} from './openai-responses-api';
 
 function toOutputPart(block: ContentBlock): OpenAIResponsesOutputPart {
-  if (block.type === 'image') return { type: 'input_image', image_url: `data:${block.mimeType};base64,${block.data}`, detail: 'auto' };
+  if (block.type === 'image')
+    return {
+      type: 'input_image',
+      image_url: `data:${block.mimeType};base64,${block.data}`,
+      detail: 'auto',
+    };
   return { type: 'input_text', text: describeBlock(block) };
 }
 
@@ -12,12 +20,19 @@ function toOutputPart(block: ContentBlock): OpenAIResponsesOutputPart {
  * One `function_call_output` item per result: a failure is the JSON error text the model can act
  * on, content blocks become `input_text`/`input_image` parts, otherwise the data as JSON text.
  */
-export function convertResultsToOpenAIResponses(results: readonly ToolResultIR[]): OpenAIResponsesFunctionCallOutput[] {
+export function convertResultsToOpenAIResponses(
+  results: readonly ToolResultIR[],
+): OpenAIResponsesFunctionCallOutput[] {
   return results.map((result) => {
     let output: OpenAIResponsesFunctionCallOutput['output'];
     if (!result.ok && result.error !== undefined) output = errorToText(result.error);
-    else if (result.content !== undefined && result.content.length > 0) output = result.content.map(toOutputPart);
+    else if (result.content !== undefined && result.content.length > 0)
+      output = result.content.map(toOutputPart);
     else output = dataToText(result.data);
-    return { type: 'function_call_output', call_id: toWireCallId(result.call_id, 'openai-responses'), output };
+    return {
+      type: 'function_call_output',
+      call_id: toWireCallId(result.call_id, 'openai-responses'),
+      output,
+    };
   });
 }

@@ -28,7 +28,8 @@ export const openAIResponsesAdapter: OpenAIResponsesAdapter = {
   toolsToWire: convertToolsToOpenAIResponses,
   toolFromWire: convertToolFromOpenAIResponses,
   parseCalls: parseOpenAIResponsesToolCalls,
-  callsFromWire: (payload, options) => throwFirstArgumentsError(parseOpenAIResponsesToolCalls(payload, options)),
+  callsFromWire: (payload, options) =>
+    throwFirstArgumentsError(parseOpenAIResponsesToolCalls(payload, options)),
   callsToWire: convertCallsToOpenAIResponses,
   resultsToWire: convertResultsToOpenAIResponses,
   resultsFromWire: parseOpenAIResponsesToolResults,

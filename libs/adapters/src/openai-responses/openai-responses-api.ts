@@ -22,8 +22,7 @@ export interface OpenAIResponsesFunctionCall {
 
 /** Rich output of a function call: text and images. */
 export type OpenAIResponsesOutputPart =
-  | { type: 'input_text'; text: string }
-  | { type: 'input_image'; image_url: string; detail: 'auto' };
+  { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' };
 
 /** A `function_call_output` input item answering `call_id`. */
 export interface OpenAIResponsesFunctionCallOutput {
@@ -39,11 +38,32 @@ export interface OpenAIResponsesRequestOptions {
 
 /** Output item types the Responses API documents; anything else is rejected as unknown. */
 export const OPENAI_RESPONSES_ITEM_TYPES = new Set([
-  'message', 'reasoning', 'function_call', 'function_call_output', 'web_search_call', 'file_search_call',
-  'computer_call', 'computer_call_output', 'image_generation_call', 'code_interpreter_call', 'local_shell_call',
-  'local_shell_call_output', 'shell_call', 'shell_call_output', 'apply_patch_call', 'apply_patch_call_output',
-  'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'custom_tool_call',
-  'custom_tool_call_output', 'compaction', 'item_reference', 'tool_search_call', 'tool_search_output',
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'compaction',
+  'item_reference',
+  'tool_search_call',
+  'tool_search_output',
 ]);
 
 /** A tool definition as read from the wire. */
@@ -56,7 +76,9 @@ export const OpenAIResponsesFunctionToolSchema = z.object({
 });
 
 /** Any output item: only its type is checked here. */
-export const OpenAIResponsesItemSchema = z.looseObject({ type: z.string().refine((type) => OPENAI_RESPONSES_ITEM_TYPES.has(type), 'unknown item type') });
+export const OpenAIResponsesItemSchema = z.looseObject({
+  type: z.string().refine((type) => OPENAI_RESPONSES_ITEM_TYPES.has(type), 'unknown item type'),
+});
 
 /** A `function_call` item as read from the wire. */
 export const OpenAIResponsesFunctionCallSchema = z.object({
@@ -79,8 +101,18 @@ export const OpenAIResponsesFunctionCallOutputSchema = z.object({
     z.array(
       z.discriminatedUnion('type', [
         z.object({ type: z.literal('input_text'), text: z.string() }),
-        z.object({ type: z.literal('input_image'), image_url: z.string().nullish(), file_id: z.string().nullish() }),
-        z.object({ type: z.literal('input_file'), file_data: z.string().nullish(), filename: z.string().nullish(), file_id: z.string().nullish(), file_url: z.string().nullish() }),
+        z.object({
+          type: z.literal('input_image'),
+          image_url: z.string().nullish(),
+          file_id: z.string().nullish(),
+        }),
+        z.object({
+          type: z.literal('input_file'),
+          file_data: z.string().nullish(),
+          filename: z.string().nullish(),
+          file_id: z.string().nullish(),
+          file_url: z.string().nullish(),
+        }),
       ]),
     ),
   ]),

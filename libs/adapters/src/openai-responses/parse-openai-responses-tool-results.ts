@@ -3,17 +3,26 @@ import { makeResult, resultName } from '../shared/call-context';
 import { parseErrorText, textToSuccess } from '../shared/result-text';
 import type { ResultsFromWireOptions } from '../shared/tool-adapter';
 import { joinPointer, parseWire } from '../shared/wire-boundary';
-import { OpenAIResponsesFunctionCallOutputSchema, OpenAIResponsesItemSchema } from './openai-responses-api';
+import {
+  OpenAIResponsesFunctionCallOutputSchema,
+  OpenAIResponsesItemSchema,
+} from './openai-responses-api';
 import { locateOpenAIResponsesItems } from './parse-openai-responses-tool-calls';
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 /** Reads `function_call_output` items (other known items skipped) back into results. */
-export function parseOpenAIResponsesToolResults(payload: unknown, options: ResultsFromWireOptions = {}): ToolResultIR[] {
+export function parseOpenAIResponsesToolResults(
+  payload: unknown,
+  options: ResultsFromWireOptions = {},
+): ToolResultIR[] {
   const { items, path } = locateOpenAIResponsesItems(payload);
   const results: ToolResultIR[] = [];
   items.forEach((raw, index) => {
-    const location = { provider: 'openai-responses' as const, path: Array.isArray(payload) ? joinPointer(path, index) : '/' };
+    const location = {
+      provider: 'openai-responses' as const,
+      path: Array.isArray(payload) ? joinPointer(path, index) : '/',
+    };
     if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call_output') return;
     const item = parseWire(OpenAIResponsesFunctionCallOutputSchema, raw, location);
     const name = resultName(item.call_id, undefined, { provider: 'openai-responses', options });
@@ -29,7 +38,8 @@ export function parseOpenAIResponsesToolResults(payload: unknown, options: Resul
     const content = item.output.map((part): ContentBlock => {
       if (part.type === 'input_text') return { type: 'text', text: part.text };
       const match = part.type === 'input_image' ? DATA_URL.exec(part.image_url ?? '') : null;
-      if (match?.[1] !== undefined && match[2] !== undefined) return { type: 'image', mimeType: match[1], data: match[2] };
+      if (match?.[1] !== undefined && match[2] !== undefined)
+        return { type: 'image', mimeType: match[1], data: match[2] };
       return { type: 'text', text: `[${part.type} ${part.file_id ?? ''}]`.replace(' ]', ']') };
     });
     results.push(makeResult({ call_id: item.call_id, name, ok: true, content }));

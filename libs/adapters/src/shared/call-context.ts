@@ -14,23 +14,37 @@ export interface ToolLookup {
 /** Indexes the optional tool list once per payload. */
 export function toolLookup(provider: Provider, tools: readonly ToolIR[] | undefined): ToolLookup {
   if (tools === undefined) return { names: undefined, byName: new Map() };
-  return { names: buildToolNameMap(tools, provider), byName: new Map(tools.map((tool) => [tool.name, tool])) };
+  return {
+    names: buildToolNameMap(tools, provider),
+    byName: new Map(tools.map((tool) => [tool.name, tool])),
+  };
 }
 
 /** Maps a wire name back and finds its tool. */
-export function lookUpTool(wireName: string, lookup: ToolLookup): { name: string; tool: ToolIR | undefined } {
+export function lookUpTool(
+  wireName: string,
+  lookup: ToolLookup,
+): { name: string; tool: ToolIR | undefined } {
   const name = fromWireName(wireName, lookup.names);
   return { name, tool: lookup.byName.get(name) };
 }
 
 /** Builds a ToolCallIR, leaving out fields that have no value. */
-export function makeCall(fields: { id: string; name: string; arguments: Record<string, unknown>; raw?: string | undefined; providerCallId?: string | undefined }): ToolCallIR {
+export function makeCall(fields: {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  raw?: string | undefined;
+  providerCallId?: string | undefined;
+}): ToolCallIR {
   return {
     id: fields.id,
     name: fields.name,
     arguments: fields.arguments,
     ...(fields.raw === undefined ? {} : { raw_arguments: fields.raw }),
-    ...(fields.providerCallId === undefined || fields.providerCallId === fields.id ? {} : { provider_call_id: fields.providerCallId }),
+    ...(fields.providerCallId === undefined || fields.providerCallId === fields.id
+      ? {}
+      : { provider_call_id: fields.providerCallId }),
   };
 }
 
@@ -47,9 +61,12 @@ export function resultName(
   wireName: string | undefined,
   context: { provider: Provider; options: ResultsFromWireOptions | undefined },
 ): string {
-  const call = context.options?.calls?.find((candidate) => candidate.id === callId || candidate.provider_call_id === callId);
+  const call = context.options?.calls?.find(
+    (candidate) => candidate.id === callId || candidate.provider_call_id === callId,
+  );
   if (call !== undefined) return call.name;
-  if (wireName !== undefined) return fromWireName(wireName, toolLookup(context.provider, context.options?.tools).names);
+  if (wireName !== undefined)
+    return fromWireName(wireName, toolLookup(context.provider, context.options?.tools).names);
   return 'unknown';
 }
 
@@ -64,6 +81,9 @@ export function makeResult(fields: Omit<ToolResultIR, 'ok'> & { ok: boolean }): 
 }
 
 /** Resolves call-parse options into a lookup (kept tiny so every adapter reads the same way). */
-export function callLookup(provider: Provider, options: CallsFromWireOptions | undefined): ToolLookup {
+export function callLookup(
+  provider: Provider,
+  options: CallsFromWireOptions | undefined,
+): ToolLookup {
   return toolLookup(provider, options?.tools);
 }

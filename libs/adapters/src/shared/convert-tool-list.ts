@@ -27,7 +27,10 @@ export function convertToolList<TDefinition>(
     const reporter = new ToolReporter(tool.name);
     const wireName = names.mappings[index]?.wireName ?? tool.name;
     if (wireName !== tool.name) {
-      reporter.note('/name', 'name', { action: 'rewritten', detail: `sent as "${wireName}"; calls are mapped back` });
+      reporter.note('/name', 'name', {
+        action: 'rewritten',
+        detail: `sent as "${wireName}"; calls are mapped back`,
+      });
     }
     const definition = convert(tool, { wireName, reporter });
     report.entries.push(...reporter.entries);

@@ -73,10 +73,22 @@ export function noteUnsupportedOptions(
   unsupported: { strict?: boolean | undefined; parallelCalls?: boolean | undefined; wire: string },
 ): void {
   if (unsupported.strict === true) {
-    report.entries.push({ tool: '*', path: '/', keyword: 'strict', action: 'dropped', detail: `${unsupported.wire} has no strict schema mode` });
+    report.entries.push({
+      tool: '*',
+      path: '/',
+      keyword: 'strict',
+      action: 'dropped',
+      detail: `${unsupported.wire} has no strict schema mode`,
+    });
   }
   if (unsupported.parallelCalls === false) {
-    report.entries.push({ tool: '*', path: '/', keyword: 'parallelCalls', action: 'dropped', detail: `${unsupported.wire} cannot turn off parallel calls` });
+    report.entries.push({
+      tool: '*',
+      path: '/',
+      keyword: 'parallelCalls',
+      action: 'dropped',
+      detail: `${unsupported.wire} cannot turn off parallel calls`,
+    });
   }
 }
 

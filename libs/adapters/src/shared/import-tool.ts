@@ -1,4 +1,10 @@
-import { parseToolIR, ToolIRError, type JsonSchema, type ToolBehavior, type ToolIR } from '@toolgate/toolir';
+import {
+  parseToolIR,
+  ToolIRError,
+  type JsonSchema,
+  type ToolBehavior,
+  type ToolIR,
+} from '@toolgate/toolir';
 import { AdapterError } from './adapter-error';
 import type { NameMapping } from './downgrade-report';
 import type { Provider } from './provider';
@@ -9,7 +15,10 @@ import { stableHash } from './stable-hash';
  * defaults: not read-only, destructive, not idempotent, open world), so the gateway asks for
  * approval and never retries it until someone says otherwise.
  */
-export const CONSERVATIVE_BEHAVIOR: Pick<ToolBehavior, 'readonly' | 'destructive' | 'idempotent' | 'open_world'> = {
+export const CONSERVATIVE_BEHAVIOR: Pick<
+  ToolBehavior,
+  'readonly' | 'destructive' | 'idempotent' | 'open_world'
+> = {
   readonly: false,
   destructive: true,
   idempotent: false,
@@ -21,7 +30,9 @@ export const IMPORTED_TIMEOUT_MS = 30_000;
 
 /** A deterministic RFC 9562 version-8 UUID derived from a tool name: importing twice gives the same id. */
 export function toolIdFromName(name: string): string {
-  const hex = (stableHash(`toolgate:tool:${name}`) + stableHash(`toolgate:tool:${name}:2`)).split('');
+  const hex = (stableHash(`toolgate:tool:${name}`) + stableHash(`toolgate:tool:${name}:2`)).split(
+    '',
+  );
   hex[12] = '8';
   hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   const text = hex.join('');
@@ -45,7 +56,8 @@ export function buildImportedTool(
   fields: ImportedToolFields,
   context: { provider: Provider; names?: readonly NameMapping[] | undefined },
 ): ToolIR {
-  const name = context.names?.find((mapping) => mapping.wireName === fields.wireName)?.name ?? fields.wireName;
+  const name =
+    context.names?.find((mapping) => mapping.wireName === fields.wireName)?.name ?? fields.wireName;
   try {
     return parseToolIR({
       schema_version: '1.0',
@@ -64,7 +76,11 @@ export function buildImportedTool(
   } catch (error) {
     if (error instanceof ToolIRError) {
       const first = error.issues[0];
-      throw new AdapterError(`not a valid tool: ${error.message}`, { provider: context.provider, path: first?.path ?? '/', issues: error.issues }, { cause: error });
+      throw new AdapterError(
+        `not a valid tool: ${error.message}`,
+        { provider: context.provider, path: first?.path ?? '/', issues: error.issues },
+        { cause: error },
+      );
     }
     throw error;
   }

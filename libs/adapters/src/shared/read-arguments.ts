@@ -1,9 +1,9 @@
+import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { InvalidToolArgumentsError } from './adapter-error';
 import { dropStrictNulls } from './json-schema/drop-strict-nulls';
 import type { Provider } from './provider';
 import { safeParseJson } from './safe-parse-json';
-import { isRecord } from './wire-boundary';
 
 /** Where the arguments text came from, for the error that carries it. */
 export interface ArgumentsSource {
@@ -20,12 +20,24 @@ export interface ArgumentsSource {
  * (OpenAI sends it for parameterless tools); anything that is not a JSON object becomes an
  * InvalidToolArgumentsError carrying the raw text, never a SyntaxError.
  */
-export function readArgumentsText(text: string, source: ArgumentsSource): Record<string, unknown> | InvalidToolArgumentsError {
-  const details = { provider: source.provider, path: source.path, callId: source.callId, name: source.name, rawArguments: text };
+export function readArgumentsText(
+  text: string,
+  source: ArgumentsSource,
+): Record<string, unknown> | InvalidToolArgumentsError {
+  const details = {
+    provider: source.provider,
+    path: source.path,
+    callId: source.callId,
+    name: source.name,
+    rawArguments: text,
+  };
   if (text.trim() === '') {
     const required = source.tool?.parameters['required'];
     if (!Array.isArray(required) || required.length === 0) return {};
-    return new InvalidToolArgumentsError('empty arguments for a tool with required parameters', details);
+    return new InvalidToolArgumentsError(
+      'empty arguments for a tool with required parameters',
+      details,
+    );
   }
   const parsed = safeParseJson(text);
   if (!parsed.ok) {
@@ -34,12 +46,16 @@ export function readArgumentsText(text: string, source: ArgumentsSource): Record
       ...(parsed.error.position === undefined ? {} : { position: parsed.error.position }),
     });
   }
-  if (!isRecord(parsed.value)) return new InvalidToolArgumentsError('arguments must be a JSON object', details);
+  if (!isRecord(parsed.value))
+    return new InvalidToolArgumentsError('arguments must be a JSON object', details);
   return parsed.value;
 }
 
 /** Removes strict-mode nulls for optional properties, when the tool is known. */
-export function undoStrictNulls(args: Record<string, unknown>, tool: ToolIR | undefined): Record<string, unknown> {
+export function undoStrictNulls(
+  args: Record<string, unknown>,
+  tool: ToolIR | undefined,
+): Record<string, unknown> {
   if (tool === undefined) return args;
   const cleaned = dropStrictNulls(args, tool.parameters, tool.parameters);
   return isRecord(cleaned) ? cleaned : args;

@@ -1,7 +1,7 @@
+import { isRecord } from '@toolgate/toolir';
 import type { ContentBlock, ToolResultError, ToolResultIR } from '@toolgate/toolir';
 import { ToolResultErrorSchema } from '@toolgate/toolir';
 import { safeParseJson } from './safe-parse-json';
-import { isRecord } from './wire-boundary';
 
 /**
  * The text a model reads for a failed call: a JSON object `{"error": {code, message, retryable, details?}}`
@@ -19,7 +19,8 @@ export function dataToText(data: unknown): string {
 /** Reads an error written by `errorToText`; `undefined` for any other text. */
 export function parseErrorText(text: string): ToolResultError | undefined {
   const parsed = safeParseJson(text);
-  if (!parsed.ok || !isRecord(parsed.value) || Object.keys(parsed.value).length !== 1) return undefined;
+  if (!parsed.ok || !isRecord(parsed.value) || Object.keys(parsed.value).length !== 1)
+    return undefined;
   const error = ToolResultErrorSchema.safeParse(parsed.value['error']);
   return error.success ? error.data : undefined;
 }
@@ -46,6 +47,8 @@ export function describeBlock(block: ContentBlock): string {
     case 'resource_link':
       return `[resource ${block.name}: ${block.uri}]`;
     case 'resource':
-      return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}, binary, not shown]`;
+      return 'text' in block.resource
+        ? block.resource.text
+        : `[resource ${block.resource.uri}, binary, not shown]`;
   }
 }

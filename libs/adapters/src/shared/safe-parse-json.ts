@@ -1,7 +1,6 @@
 /** The outcome of parsing untrusted JSON text: never an exception. */
 export type SafeParseJsonResult =
-  | { ok: true; value: unknown }
-  | { ok: false; error: { message: string; position?: number } };
+  { ok: true; value: unknown } | { ok: false; error: { message: string; position?: number } };
 
 /** Parses JSON text from a provider; a syntax error becomes a value, never a thrown SyntaxError. */
 export function safeParseJson(text: string): SafeParseJsonResult {

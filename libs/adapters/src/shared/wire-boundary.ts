@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toJsonPointer } from '@toolgate/toolir';
+import { isRecord, toJsonPointer } from '@toolgate/toolir';
 import { AdapterError } from './adapter-error';
 import type { Provider } from './provider';
 
@@ -24,7 +24,11 @@ export function joinPointer(base: string, ...segments: Array<string | number>): 
  * Validates an untrusted wire value with a zod schema; a mismatch becomes an AdapterError whose
  * path points at the first offending field, never a TypeError later on.
  */
-export function parseWire<TOutput>(schema: z.ZodType<TOutput>, value: unknown, location: WireLocation): TOutput {
+export function parseWire<TOutput>(
+  schema: z.ZodType<TOutput>,
+  value: unknown,
+  location: WireLocation,
+): TOutput {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const base = location.path === '/' ? '' : location.path;
@@ -36,21 +40,25 @@ export function parseWire<TOutput>(schema: z.ZodType<TOutput>, value: unknown, l
   throw new AdapterError(first.message, { provider: location.provider, path: first.path, issues });
 }
 
-/** True for a plain JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A JSON object, passed through untouched: unlike `z.record`, it keeps a `"__proto__"` key
  * (arguments and schemas are data; a model may well send such a key).
  */
-export const JsonObjectSchema = z.custom<Record<string, unknown>>(isRecord, 'expected a JSON object');
+export const JsonObjectSchema = z.custom<Record<string, unknown>>(
+  isRecord,
+  'expected a JSON object',
+);
 
 /** A JSON object schema whose root is `type: 'object'`, passed through untouched. */
-export const ObjectRootSchema = JsonObjectSchema.refine((schema) => schema['type'] === 'object', 'the root must have type "object"');
+export const ObjectRootSchema = JsonObjectSchema.refine(
+  (schema) => schema['type'] === 'object',
+  'the root must have type "object"',
+);
 
 /** Throws the AdapterError for a payload whose overall shape is not one the adapter reads. */
 export function unknownShape(location: WireLocation, expected: string): never {
-  throw new AdapterError(`expected ${expected}`, { provider: location.provider, path: location.path });
+  throw new AdapterError(`expected ${expected}`, {
+    provider: location.provider,
+    path: location.path,
+  });
 }

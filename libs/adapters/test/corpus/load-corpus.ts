@@ -6,7 +6,12 @@ import { buildCorpus } from './corpus-table';
 
 const CASES_DIR = path.join(import.meta.dirname, 'cases');
 /** Every entry the corpus folder may hold; anything else is a folder the harness cannot map. */
-export const CORPUS_ENTRIES = new Set(['cases', 'corpus-case.ts', 'corpus-table.ts', 'load-corpus.ts']);
+export const CORPUS_ENTRIES = new Set([
+  'cases',
+  'corpus-case.ts',
+  'corpus-table.ts',
+  'load-corpus.ts',
+]);
 
 const CorpusCaseSchema = z.strictObject({
   id: z.string().min(1),
@@ -22,8 +27,11 @@ const CorpusCaseSchema = z.strictObject({
 export function loadCorpus(): CorpusCase[] {
   const files = readdirSync(CASES_DIR).sort();
   const fromFiles = files.map((file) => {
-    if (!file.endsWith('.json')) throw new Error(`corpus/cases/${file}: only *.json cases are understood`);
-    const parsed = CorpusCaseSchema.safeParse(JSON.parse(readFileSync(path.join(CASES_DIR, file), 'utf8')));
+    if (!file.endsWith('.json'))
+      throw new Error(`corpus/cases/${file}: only *.json cases are understood`);
+    const parsed = CorpusCaseSchema.safeParse(
+      JSON.parse(readFileSync(path.join(CASES_DIR, file), 'utf8')),
+    );
     if (!parsed.success) throw new Error(`corpus/cases/${file}: ${parsed.error.message}`);
     const { outputSchema, ...rest } = parsed.data;
     return outputSchema === undefined ? rest : { ...rest, outputSchema };

@@ -2,12 +2,19 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats ships CommonJS with a default export; under ESM interop it may sit one level down.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule;
 
 /** A fresh Ajv for JSON Schema 2020-12 with formats, the validator the round-trip judges by. */
 export function createAjv(): Ajv2020 {
   // ownProperties: without it a missing "constructor" property is read from Object.prototype.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, ownProperties: true });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    ownProperties: true,
+  });
   addFormats(ajv);
   return ajv;
 }

@@ -11,7 +11,9 @@ function segments(pointer: string): string[] {
 // The property names a report path goes through (`/properties/a/items/properties/b` -> [a, b]).
 function propertyNames(pointer: string): string[] {
   const parts = segments(pointer);
-  return parts.flatMap((part, index) => (index > 0 && parts[index - 1] === 'properties' ? [part] : []));
+  return parts.flatMap((part, index) =>
+    index > 0 && parts[index - 1] === 'properties' ? [part] : [],
+  );
 }
 
 function isSubsequence(needle: string[], haystack: string[]): boolean {
@@ -30,7 +32,9 @@ export function explains(entry: DowngradeEntry, errors: readonly ErrorObject[]):
   return errors.some((error) => {
     const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
     const instance = segments(error.instancePath).filter((segment) => !/^\d+$/.test(segment));
-    const extra = [params.missingProperty, params.additionalProperty].filter((item): item is string => typeof item === 'string');
+    const extra = [params.missingProperty, params.additionalProperty].filter(
+      (item): item is string => typeof item === 'string',
+    );
     if (!isSubsequence(names, [...instance, ...extra])) return false;
     return error.keyword === entry.keyword || names.length > 0;
   });

@@ -29,18 +29,38 @@ const FIXTURE_CALLS: Record<Provider, unknown[]> = {
 export function validPayloads(provider: Provider): ValidPayloads {
   const adapter = getAdapter(provider) as ToolAdapter;
   const tool = weatherTool();
-  const calls = [{ id: 'call_1', name: tool.name, arguments: { location: 'Oslo', unit: 'celsius' } }];
+  const calls = [
+    { id: 'call_1', name: tool.name, arguments: { location: 'Oslo', unit: 'celsius' } },
+  ];
   const results = adapter.resultsToWire([
     { call_id: 'call_1', name: tool.name, ok: true, data: { temperature: 3 } },
-    { call_id: 'call_2', name: tool.name, ok: false, error: { code: 'timeout', message: 'slow', retryable: true } },
-    { call_id: 'call_3', name: tool.name, ok: true, content: [{ type: 'text', text: 'x' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+    {
+      call_id: 'call_2',
+      name: tool.name,
+      ok: false,
+      error: { code: 'timeout', message: 'slow', retryable: true },
+    },
+    {
+      call_id: 'call_3',
+      name: tool.name,
+      ok: true,
+      content: [
+        { type: 'text', text: 'x' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+    },
   ]);
   return {
-    tool: [...adapter.toolsToWire([tool], { strict: true }).definitions, ...(provider === 'mcp' ? [mcpTool] : [])],
+    tool: [
+      ...adapter.toolsToWire([tool], { strict: true }).definitions,
+      ...(provider === 'mcp' ? [mcpTool] : []),
+    ],
     calls: [...FIXTURE_CALLS[provider], adapter.callsToWire(calls)],
     results: [results, ...(provider === 'mcp' ? [mcpResult] : [])],
   };
 }
 
 /** Every provider with its adapter. */
-export const ALL_ADAPTERS = PROVIDERS.map((provider) => [provider, getAdapter(provider) as ToolAdapter] as const);
+export const ALL_ADAPTERS = PROVIDERS.map(
+  (provider) => [provider, getAdapter(provider) as ToolAdapter] as const,
+);

@@ -34,7 +34,11 @@ export class ToolgateError<TDetails = unknown> extends Error {
   readonly details: TDetails | undefined;
   readonly retryable: boolean;
 
-  constructor(code: ToolgateErrorCode, message: string, options: ToolgateErrorOptions<TDetails> = {}) {
+  constructor(
+    code: ToolgateErrorCode,
+    message: string,
+    options: ToolgateErrorOptions<TDetails> = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

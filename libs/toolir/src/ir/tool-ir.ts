@@ -20,7 +20,9 @@ export const ToolNameSchema = z
   .refine((name) => name.trim() === name, 'must not start or end with whitespace');
 
 /** A semantic version (semver 2.0.0), e.g. `2.1.0` or `3.0.0-rc.1`. */
-export const SemverSchema = z.string().regex(SEMVER_PATTERN, 'must be a semantic version like 1.2.3');
+export const SemverSchema = z
+  .string()
+  .regex(SEMVER_PATTERN, 'must be a semantic version like 1.2.3');
 
 /** A JSON Schema document (draft 2020-12) as a plain object. */
 export const JsonSchemaObjectSchema = z.record(z.string(), z.unknown());

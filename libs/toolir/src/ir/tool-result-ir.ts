@@ -27,7 +27,11 @@ const AnnotationsSchema = z.looseObject({
  * Unknown fields (such as MCP `_meta`) are dropped rather than refused, so wire payloads read with it too.
  */
 export const ContentBlockSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional() }),
+  z.object({
+    type: z.literal('text'),
+    text: z.string(),
+    annotations: AnnotationsSchema.optional(),
+  }),
   z.object({
     type: z.literal('image'),
     /** Base64-encoded bytes. */

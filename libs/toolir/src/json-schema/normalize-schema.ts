@@ -4,6 +4,7 @@ import { checkJsonSchema } from './check-json-schema';
 import { formatJsonPointer, parseJsonPointer, resolveJsonPointer } from './json-pointer';
 import { SchemaIndex, type RefTarget } from './schema-index';
 import { childSubschemas, escapePointerToken, mapSchema, type SchemaNode } from './walk-schema';
+import { isRecord } from '../json/is-record';
 
 /**
  * A schema in Toolgate's canonical form: every acyclic local `$ref` inlined, recursion kept as `$ref`s.
@@ -47,10 +48,6 @@ const ADJACENT_GROUPS = [
   ['$defs', 'definitions'],
 ];
 const UNEVALUATED = ['unevaluatedProperties', 'unevaluatedItems'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function encodeFragment(pointer: string): string {
   return `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (character) => encodeURIComponent(character))}`;
@@ -133,7 +130,7 @@ class SchemaResolver {
    * `trail` holds every location being expanded above it, each with how it was entered.
    */
   resolve(node: SchemaNode, tokens: string[], trail: TrailStep[]): SchemaNode {
-    if (!isObject(node)) return node;
+    if (!isRecord(node)) return node;
     this.#nodes += 1;
     if (this.#nodes > this.#maxNodes) {
       throw new ToolgateError(
@@ -210,7 +207,7 @@ function mapSchemaChildren(
         holder === node[child.keyword] ? [...(holder as unknown[])] : (holder as unknown[]);
       items[Number(child.key)] = resolved;
       copy[child.keyword] = items;
-    } else if (isObject(holder)) {
+    } else if (isRecord(holder)) {
       const entries = holder === node[child.keyword] ? { ...holder } : holder;
       Object.defineProperty(entries, child.key, {
         value: resolved,
@@ -242,7 +239,7 @@ function canMerge(siblings: Record<string, unknown>, target: Record<string, unkn
 function mergeReference(siblings: Record<string, unknown>, target: SchemaNode): SchemaNode {
   if (Object.keys(siblings).length === 0) return target;
   if (target === true) return siblings;
-  if (isObject(target) && canMerge(siblings, target)) return { ...target, ...siblings };
+  if (isRecord(target) && canMerge(siblings, target)) return { ...target, ...siblings };
   const allOf = Array.isArray(siblings['allOf']) ? (siblings['allOf'] as unknown[]) : [];
   return { ...siblings, allOf: [...allOf, target] };
 }
@@ -253,7 +250,7 @@ const DEFINITION_KEYWORDS = new Set(['$defs', 'definitions']);
 function neededDefinitions(schema: Record<string, unknown>): Set<string> {
   const needed = new Set<string>();
   const visitRegion = (node: unknown): void => {
-    if (!isObject(node)) return;
+    if (!isRecord(node)) return;
     const reference = node['$ref'];
     if (typeof reference === 'string' && reference.startsWith('#')) markTarget(reference);
     for (const child of childSubschemas(node)) {
@@ -281,7 +278,7 @@ function pruneDefinitions(schema: Record<string, unknown>): SchemaNode {
     const pruned: Record<string, unknown> = { ...subschema };
     for (const keyword of DEFINITION_KEYWORDS) {
       const entries = pruned[keyword];
-      if (!isObject(entries)) continue;
+      if (!isRecord(entries)) continue;
       const kept = Object.entries(entries).filter(([name]) =>
         needed.has(
           `${location.pointer}/${escapePointerToken(keyword)}/${escapePointerToken(name)}`,
@@ -303,7 +300,7 @@ interface KeptReference {
 function keptReferences(schema: SchemaNode): KeptReference[] {
   const found: KeptReference[] = [];
   const visit = (node: SchemaNode, pointer: string): void => {
-    if (!isObject(node)) return;
+    if (!isRecord(node)) return;
     if (typeof node['$ref'] === 'string')
       found.push({ at: `${pointer}/$ref`, reference: node['$ref'] });
     for (const child of childSubschemas(node)) {
@@ -322,7 +319,7 @@ function normalizeSchemaUnguarded(
   schema: unknown,
   options: NormalizeSchemaOptions = {},
 ): NormalizedSchema {
-  if (!isObject(schema)) {
+  if (!isRecord(schema)) {
     throw new ToolgateError('invalid_schema', 'A schema must be a JSON object', {
       details: { issues: [{ path: '/', message: 'must be a JSON Schema object' }] },
     });
@@ -350,7 +347,7 @@ function normalizeSchemaUnguarded(
     );
   }
   // The root of a parameters schema is an object schema; a root `$ref` to `false` is the only way to lose that.
-  const canonical = isObject(resolved) ? pruneDefinitions(resolved) : { not: {} };
+  const canonical = isRecord(resolved) ? pruneDefinitions(resolved) : { not: {} };
   const kept = keptReferences(canonical);
   return {
     schema: canonical as JsonSchema,

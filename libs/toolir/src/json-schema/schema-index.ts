@@ -1,12 +1,9 @@
 import { parseJsonPointer, resolveJsonPointer } from './json-pointer';
 import { childSubschemas, type SchemaNode } from './walk-schema';
+import { isRecord } from '../json/is-record';
 
 // A base for schemas without a root `$id`: lets relative `$id`s and refs resolve with the standard URL rules.
 const DEFAULT_BASE = 'https://toolgate.invalid/schema.json';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function withoutFragment(href: string): string {
   const hash = href.indexOf('#');
@@ -46,7 +43,7 @@ export class SchemaIndex {
   }
 
   #index(node: SchemaNode, tokens: string[], outerBase: string): void {
-    if (!isObject(node)) return;
+    if (!isRecord(node)) return;
     const base = this.#baseOf(node, outerBase);
     if (tokens.length === 0 || typeof node['$id'] === 'string') this.#resources.set(base, tokens);
     if (typeof node['$anchor'] === 'string')
@@ -73,7 +70,7 @@ export class SchemaIndex {
     let current: unknown = this.#root;
     for (const token of tokens) {
       current = resolveJsonPointer(current, [token]);
-      if (isObject(current) && typeof current['$id'] === 'string')
+      if (isRecord(current) && typeof current['$id'] === 'string')
         base = this.#baseOf(current, base);
     }
     return base;
@@ -108,7 +105,7 @@ export class SchemaIndex {
     if (tokens === undefined || node === undefined) {
       return { ok: false, message: `$ref ${quoted} does not resolve to anything in this schema` };
     }
-    if (typeof node !== 'boolean' && !isObject(node)) {
+    if (typeof node !== 'boolean' && !isRecord(node)) {
       return { ok: false, message: `$ref ${quoted} does not point to a schema` };
     }
     return { ok: true, target: { tokens, node } };

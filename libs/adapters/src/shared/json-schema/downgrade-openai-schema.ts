@@ -2,16 +2,46 @@ import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../downgrade-report';
 import { mergeRootComposition } from './merge-root-composition';
 import { checkSchemaLimits, DEFAULT_OPENAI_LIMITS, type SchemaLimits } from './schema-limits';
-import { cloneJson, isSchemaNode, mapSubschemas, pointer, typeList, type SchemaNode } from './schema-node';
+import {
+  cloneJson,
+  isSchemaNode,
+  mapSubschemas,
+  pointer,
+  typeList,
+  type SchemaNode,
+} from './schema-node';
 import { toStrictSchema, type StrictProfile } from './strict-schema';
 
 /** What OpenAI strict mode keeps (openai-node `transform-json-schema.ts`); everything else goes to the description. */
 export const OPENAI_STRICT_PROFILE: StrictProfile = {
   keep: new Set([
-    'type', 'anyOf', 'allOf', '$ref', '$defs', 'definitions', 'description', 'title', 'properties',
-    'required', 'items', 'enum', 'const', 'minItems', 'format',
+    'type',
+    'anyOf',
+    'allOf',
+    '$ref',
+    '$defs',
+    'definitions',
+    'description',
+    'title',
+    'properties',
+    'required',
+    'items',
+    'enum',
+    'const',
+    'minItems',
+    'format',
   ]),
-  formats: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']),
+  formats: new Set([
+    'date-time',
+    'time',
+    'date',
+    'duration',
+    'email',
+    'hostname',
+    'ipv4',
+    'ipv6',
+    'uuid',
+  ]),
   requireAll: true,
 };
 
@@ -30,7 +60,10 @@ export function downgradeOpenAISchema(
     if (schema[keyword] === undefined) continue;
     const { [keyword]: _removed, ...rest } = schema;
     schema = rest;
-    reporter.note(pointer('', keyword), keyword, { action: 'dropped', detail: `OpenAI rejects a top-level ${keyword}` });
+    reporter.note(pointer('', keyword), keyword, {
+      action: 'dropped',
+      detail: `OpenAI rejects a top-level ${keyword}`,
+    });
   }
   if (!isSchemaNode(schema['properties'])) schema = { ...schema, properties: {} };
   if (options.strict) {
@@ -44,12 +77,18 @@ export function downgradeOpenAISchema(
 // "array schema missing items" (PrefectHQ/fastmcp#2464): a prefixItems-only array gets `items`.
 function giveTuplesItems(node: SchemaNode, path: string, reporter: ToolReporter): SchemaNode {
   let result = node;
-  if (typeList(node).includes('array') && node['items'] === undefined && Array.isArray(node['prefixItems'])) {
+  if (
+    typeList(node).includes('array') &&
+    node['items'] === undefined &&
+    Array.isArray(node['prefixItems'])
+  ) {
     result = { ...node, items: { anyOf: node['prefixItems'] } };
     reporter.note(pointer(path, 'items'), 'prefixItems', {
       action: 'rewritten',
       detail: 'items added as any of the tuple members: extra items are now constrained',
     });
   }
-  return mapSubschemas(result, path, (child, childPath) => (isSchemaNode(child) ? giveTuplesItems(child, childPath, reporter) : child));
+  return mapSubschemas(result, path, (child, childPath) =>
+    isSchemaNode(child) ? giveTuplesItems(child, childPath, reporter) : child,
+  );
 }

@@ -19,8 +19,21 @@ const schema = {
 
 describe('dropStrictNulls', () => {
   it('removes nulls only where the property is optional and does not accept null, at any depth', () => {
-    const args = { a: null, b: null, c: { d: null }, e: [{ f: null }, { f: 'x' }], r: null, extra: null };
-    expect(dropStrictNulls(args, schema, schema)).toEqual({ b: null, c: {}, e: [{}, { f: 'x' }], r: null, extra: null });
+    const args = {
+      a: null,
+      b: null,
+      c: { d: null },
+      e: [{ f: null }, { f: 'x' }],
+      r: null,
+      extra: null,
+    };
+    expect(dropStrictNulls(args, schema, schema)).toEqual({
+      b: null,
+      c: {},
+      e: [{}, { f: 'x' }],
+      r: null,
+      extra: null,
+    });
   });
 
   it('acceptsNull follows types, enums, const, anyOf and $ref', () => {
@@ -37,11 +50,23 @@ describe('inlineRefs', () => {
   it('inlines definitions, lets sibling keys override, and reports unresolvable refs', () => {
     const reporter = new ToolReporter('t');
     const result = inlineRefs(
-      { type: 'object', properties: { a: { $ref: '#/$defs/A', description: 'mine' }, b: { $ref: 'https://example.com/x.json' } }, $defs: { A: { type: 'string', description: 'theirs' } } },
+      {
+        type: 'object',
+        properties: {
+          a: { $ref: '#/$defs/A', description: 'mine' },
+          b: { $ref: 'https://example.com/x.json' },
+        },
+        $defs: { A: { type: 'string', description: 'theirs' } },
+      },
       reporter,
       { maxRecursion: 1 },
     );
-    expect(result).toEqual({ type: 'object', properties: { a: { type: 'string', description: 'mine' }, b: {} } });
-    expect(reporter.entries.map((entry) => `${entry.path} ${entry.keyword} ${entry.action}`)).toEqual(['/properties/b $ref dropped', '/$defs $defs rewritten']);
+    expect(result).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string', description: 'mine' }, b: {} },
+    });
+    expect(
+      reporter.entries.map((entry) => `${entry.path} ${entry.keyword} ${entry.action}`),
+    ).toEqual(['/properties/b $ref dropped', '/$defs $defs rewritten']);
   });
 });

@@ -4,7 +4,11 @@ import { isSchemaNode, setOwn, type SchemaNode } from './schema-node';
 
 function resolve(schema: unknown, root: unknown): SchemaNode | undefined {
   let current = schema;
-  for (let hops = 0; hops < 16 && isSchemaNode(current) && typeof current['$ref'] === 'string'; hops++) {
+  for (
+    let hops = 0;
+    hops < 16 && isSchemaNode(current) && typeof current['$ref'] === 'string';
+    hops++
+  ) {
     current = resolveLocalRef(root, current['$ref']);
   }
   return isSchemaNode(current) ? current : undefined;

@@ -13,7 +13,11 @@ export interface InlineRefsOptions {
  * does), removes `$defs`/`definitions`, and cuts recursion after `maxRecursion` expansions with
  * `{type:'object', description:'(recursive: X)'}`: each cut and each unresolvable ref is reported.
  */
-export function inlineRefs(root: SchemaNode, reporter: ToolReporter, options: InlineRefsOptions): SchemaNode {
+export function inlineRefs(
+  root: SchemaNode,
+  reporter: ToolReporter,
+  options: InlineRefsOptions,
+): SchemaNode {
   const hasDefinitions = root['$defs'] !== undefined || root['definitions'] !== undefined;
   const visit = (schema: unknown, path: string, stack: readonly string[]): unknown => {
     if (!isSchemaNode(schema)) return schema;
@@ -37,7 +41,9 @@ export function inlineRefs(root: SchemaNode, reporter: ToolReporter, options: In
       const { $defs: _defs, definitions: _definitions, ...body } = base;
       return visit({ ...body, ...siblings }, path, [...stack, ref]);
     }
-    return mapSubschemas(stripDefinitions(schema), path, (child, childPath) => visit(child, childPath, stack));
+    return mapSubschemas(stripDefinitions(schema), path, (child, childPath) =>
+      visit(child, childPath, stack),
+    );
   };
   const result = visit(stripDefinitions(root), '', []) as SchemaNode;
   if (hasDefinitions) {

@@ -25,7 +25,11 @@ export const DEFAULT_OPENAI_LIMITS: SchemaLimits = {
 };
 
 /** Measures a schema against the limits and reports each one it exceeds. */
-export function checkSchemaLimits(schema: SchemaNode, reporter: ToolReporter, limits: SchemaLimits): void {
+export function checkSchemaLimits(
+  schema: SchemaNode,
+  reporter: ToolReporter,
+  limits: SchemaLimits,
+): void {
   let deepest = { depth: 0, path: '' };
   let properties = 0;
   let enumValues = 0;
@@ -44,9 +48,13 @@ export function checkSchemaLimits(schema: SchemaNode, reporter: ToolReporter, li
     const values = node['enum'];
     if (Array.isArray(values)) {
       enumValues += values.length;
-      const text = values.reduce<number>((sum, value) => sum + (typeof value === 'string' ? value.length : 0), 0);
+      const text = values.reduce<number>(
+        (sum, value) => sum + (typeof value === 'string' ? value.length : 0),
+        0,
+      );
       chars += text;
-      if (values.length > 250 && text > largeEnum.chars) largeEnum = { chars: text, path: context.path };
+      if (values.length > 250 && text > largeEnum.chars)
+        largeEnum = { chars: text, path: context.path };
     }
     if (typeof node['const'] === 'string') chars += node['const'].length;
     mapSubschemas(node, context.path, (child, path) => visit(child, { path, depth }));
@@ -54,7 +62,13 @@ export function checkSchemaLimits(schema: SchemaNode, reporter: ToolReporter, li
   };
   visit(schema, { path: '', depth: 0 });
   const check = (limit: keyof SchemaLimits, actual: number, path?: string): void => {
-    if (actual > limits[limit]) reporter.exceeds({ limit, actual, max: limits[limit], ...(path === undefined ? {} : { path: path || '/' }) });
+    if (actual > limits[limit])
+      reporter.exceeds({
+        limit,
+        actual,
+        max: limits[limit],
+        ...(path === undefined ? {} : { path: path || '/' }),
+      });
   };
   check('maxNestingDepth', deepest.depth, deepest.path);
   check('maxProperties', properties);

@@ -20,7 +20,13 @@ export const SINGLE_SUBSCHEMA_KEYWORDS = [
 ] as const;
 
 /** Keywords whose value maps names to subschemas. */
-export const MAP_SUBSCHEMA_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
+export const MAP_SUBSCHEMA_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+] as const;
 
 /** Keywords whose value is a list of subschemas. */
 export const LIST_SUBSCHEMA_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
@@ -30,7 +36,13 @@ export const LIST_SUBSCHEMA_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'
  * prototype change, silently losing a property named so).
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   else target[key] = value;
 }
 
@@ -131,7 +143,9 @@ export function mapSubschemas(
       result[keyword] = mapped;
     } else {
       result[keyword] = Array.isArray(value)
-        ? value.map((item, index) => visit(item, pointer(path, keyword, index))).filter((item) => item !== undefined)
+        ? value
+            .map((item, index) => visit(item, pointer(path, keyword, index)))
+            .filter((item) => item !== undefined)
         : value;
     }
   }

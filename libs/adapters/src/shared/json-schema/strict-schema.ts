@@ -3,7 +3,16 @@ import { acceptsNull } from './accepts-null';
 import { appendConstraintsToDescription } from './describe-constraints';
 import { hasObjectComposition, mergeObjectComposition } from './merge-root-composition';
 import { resolveLocalRef } from './resolve-local-ref';
-import { cloneJson, isSchemaNode, listOf, pointer, setOwn, typeList, typeOfValues, type SchemaNode } from './schema-node';
+import {
+  cloneJson,
+  isSchemaNode,
+  listOf,
+  pointer,
+  setOwn,
+  typeList,
+  typeOfValues,
+  type SchemaNode,
+} from './schema-node';
 
 /** What a provider's strict mode accepts, after its official SDK helper. */
 export interface StrictProfile {
@@ -23,11 +32,18 @@ const SCALAR_TYPES = ['string', 'number', 'boolean', 'null'];
  * a `$ref` with siblings unrolled, unsupported keywords and formats moved into the description,
  * and with `requireAll` every optional property made required and nullable. Every change is reported.
  */
-export function toStrictSchema(root: SchemaNode, reporter: ToolReporter, profile: StrictProfile): SchemaNode {
+export function toStrictSchema(
+  root: SchemaNode,
+  reporter: ToolReporter,
+  profile: StrictProfile,
+): SchemaNode {
   const visit = (input: unknown, path: string): SchemaNode => {
     let node: SchemaNode;
     if (typeof input === 'boolean') {
-      reporter.note(path, 'boolean schema', { action: 'rewritten', detail: `${String(input)} written as a schema object` });
+      reporter.note(path, 'boolean schema', {
+        action: 'rewritten',
+        detail: `${String(input)} written as a schema object`,
+      });
       node = input ? {} : { not: {} };
     } else if (isSchemaNode(input)) {
       node = { ...input };
@@ -41,23 +57,36 @@ export function toStrictSchema(root: SchemaNode, reporter: ToolReporter, profile
         const { $ref: _ref, ...siblings } = node;
         const { $defs: _defs, definitions: _definitions, ...body } = cloneJson(target);
         node = { ...body, ...siblings };
-        reporter.note(path, '$ref', { action: 'rewritten', detail: `${ref} unrolled: a $ref must stand alone` });
+        reporter.note(path, '$ref', {
+          action: 'rewritten',
+          detail: `${ref} unrolled: a $ref must stand alone`,
+        });
       }
     }
     if (Array.isArray(node['oneOf'])) {
       const { oneOf, ...rest } = node;
       node = { ...rest, anyOf: [...(listOf(rest['anyOf']) ?? []), ...(listOf(oneOf) ?? [])] };
-      reporter.note(pointer(path, 'oneOf'), 'oneOf', { action: 'rewritten', detail: 'oneOf written as anyOf (looser)' });
+      reporter.note(pointer(path, 'oneOf'), 'oneOf', {
+        action: 'rewritten',
+        detail: 'oneOf written as anyOf (looser)',
+      });
     }
     // additionalProperties:false on each allOf member would reject every combination: merge object members first.
-    if (Array.isArray(node['allOf']) && node['allOf'].length > 1 && hasObjectComposition(node, root, ['allOf'])) {
+    if (
+      Array.isArray(node['allOf']) &&
+      node['allOf'].length > 1 &&
+      hasObjectComposition(node, root, ['allOf'])
+    ) {
       node = mergeObjectComposition(node, { root, path, reporter, keywords: ['allOf'] });
     }
     const allOf = node['allOf'];
     if (Array.isArray(allOf) && allOf.length === 1 && isSchemaNode(allOf[0])) {
       const { allOf: _allOf, ...rest } = node;
       node = { ...allOf[0], ...rest };
-      reporter.note(pointer(path, 'allOf'), 'allOf', { action: 'rewritten', detail: 'single-member allOf merged' });
+      reporter.note(pointer(path, 'allOf'), 'allOf', {
+        action: 'rewritten',
+        detail: 'single-member allOf merged',
+      });
     }
     node = inferType(node, path, reporter);
 
@@ -83,30 +112,39 @@ export function toStrictSchema(root: SchemaNode, reporter: ToolReporter, profile
 
     if (isSchemaNode(result['properties'])) {
       const properties: SchemaNode = {};
-      for (const [key, value] of Object.entries(result['properties'])) setOwn(properties, key, visit(value, pointer(path, 'properties', key)));
+      for (const [key, value] of Object.entries(result['properties']))
+        setOwn(properties, key, visit(value, pointer(path, 'properties', key)));
       result['properties'] = properties;
     }
     for (const keyword of ['$defs', 'definitions'] as const) {
       const definitions = result[keyword];
       if (!isSchemaNode(definitions)) continue;
       const mapped: SchemaNode = {};
-      for (const [key, value] of Object.entries(definitions)) setOwn(mapped, key, visit(value, pointer(path, keyword, key)));
+      for (const [key, value] of Object.entries(definitions))
+        setOwn(mapped, key, visit(value, pointer(path, keyword, key)));
       result[keyword] = mapped;
     }
     for (const keyword of ['anyOf', 'allOf'] as const) {
       const list = result[keyword];
-      if (Array.isArray(list)) result[keyword] = list.map((item, index) => visit(item, pointer(path, keyword, index)));
+      if (Array.isArray(list))
+        result[keyword] = list.map((item, index) => visit(item, pointer(path, keyword, index)));
     }
     const types = typeList(result);
     if (types.includes('array')) {
       const items = node['items'];
       if (Array.isArray(items) || (items === undefined && Array.isArray(node['prefixItems']))) {
-        const members: unknown[] = Array.isArray(items) ? items : (node['prefixItems'] as unknown[]);
+        const members: unknown[] = Array.isArray(items)
+          ? items
+          : (node['prefixItems'] as unknown[]);
         result['items'] = visit({ anyOf: members }, pointer(path, 'items'));
-        reporter.note(pointer(path, Array.isArray(items) ? 'items' : 'prefixItems'), 'prefixItems', {
-          action: 'rewritten',
-          detail: 'tuple written as an array of any member type',
-        });
+        reporter.note(
+          pointer(path, Array.isArray(items) ? 'items' : 'prefixItems'),
+          'prefixItems',
+          {
+            action: 'rewritten',
+            detail: 'tuple written as an array of any member type',
+          },
+        );
       } else if (items === undefined) {
         result['items'] = visit({}, pointer(path, 'items'));
       } else {
@@ -120,7 +158,10 @@ export function toStrictSchema(root: SchemaNode, reporter: ToolReporter, profile
     return appendConstraintsToDescription(result, moved);
   };
 
-  const finishObject = (result: SchemaNode, context: { node: SchemaNode; path: string; moved: Array<[string, unknown]> }): void => {
+  const finishObject = (
+    result: SchemaNode,
+    context: { node: SchemaNode; path: string; moved: Array<[string, unknown]> },
+  ): void => {
     if (!isSchemaNode(result['properties'])) result['properties'] = {};
     const additional = context.node['additionalProperties'];
     if (additional !== false) {
@@ -138,13 +179,19 @@ export function toStrictSchema(root: SchemaNode, reporter: ToolReporter, profile
 }
 
 function inferType(node: SchemaNode, path: string, reporter: ToolReporter): SchemaNode {
-  if (node['type'] !== undefined || node['anyOf'] !== undefined || node['allOf'] !== undefined || node['$ref'] !== undefined) {
+  if (
+    node['type'] !== undefined ||
+    node['anyOf'] !== undefined ||
+    node['allOf'] !== undefined ||
+    node['$ref'] !== undefined
+  ) {
     return node;
   }
   let type: string | string[] | undefined;
   if (isSchemaNode(node['properties'])) type = 'object';
   else if (node['items'] !== undefined || node['prefixItems'] !== undefined) type = 'array';
-  else if (Array.isArray(node['enum'])) type = withNull(typeOfValues(node['enum']), node['enum'].includes(null));
+  else if (Array.isArray(node['enum']))
+    type = withNull(typeOfValues(node['enum']), node['enum'].includes(null));
   else if ('const' in node) type = node['const'] === null ? 'null' : typeOfValues([node['const']]);
   if (type === undefined && (Array.isArray(node['enum']) || 'const' in node)) return node;
   if (type === undefined) {
@@ -161,10 +208,15 @@ function withNull(type: string | undefined, nullable: boolean): string | string[
   return type === undefined || !nullable ? type : [type, 'null'];
 }
 
-function requireEveryProperty(result: SchemaNode, context: { path: string; reporter: ToolReporter; root: SchemaNode }): void {
+function requireEveryProperty(
+  result: SchemaNode,
+  context: { path: string; reporter: ToolReporter; root: SchemaNode },
+): void {
   const { path, reporter, root } = context;
   const properties = result['properties'] as SchemaNode;
-  const required = Array.isArray(result['required']) ? result['required'].filter((key) => typeof key === 'string') : [];
+  const required = Array.isArray(result['required'])
+    ? result['required'].filter((key) => typeof key === 'string')
+    : [];
   for (const [key, schema] of Object.entries(properties)) {
     if (required.includes(key)) continue;
     reporter.note(pointer(path, 'properties', key), 'required', {
@@ -182,12 +234,18 @@ export function makeNullable(schema: unknown): SchemaNode {
   const type = schema['type'];
   if ((typeof type === 'string' || Array.isArray(type)) && !('const' in schema)) {
     const types = typeof type === 'string' ? [type] : [...(type as unknown[])];
-    const result: SchemaNode = { ...schema, type: types.includes('null') ? types : [...types, 'null'] };
+    const result: SchemaNode = {
+      ...schema,
+      type: types.includes('null') ? types : [...types, 'null'],
+    };
     const values = listOf(schema['enum']);
     if (values !== undefined && !values.includes(null)) result['enum'] = [...values, null];
     return result;
   }
-  if (Array.isArray(schema['anyOf']) && Object.keys(schema).every((key) => key === 'anyOf' || key === 'description' || key === 'title')) {
+  if (
+    Array.isArray(schema['anyOf']) &&
+    Object.keys(schema).every((key) => key === 'anyOf' || key === 'description' || key === 'title')
+  ) {
     return { ...schema, anyOf: [...(listOf(schema['anyOf']) ?? []), { type: 'null' }] };
   }
   return { anyOf: [schema, { type: 'null' }] };

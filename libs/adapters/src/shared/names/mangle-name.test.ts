@@ -13,15 +13,29 @@ describe('mangleName', () => {
     expect(mangleName('admin/tools/list', rules)).not.toBe(dotted);
   });
 
-  it.each(Object.entries(NAME_RULES))('%s: the result always satisfies the rules', (_provider, rules) => {
-    for (const name of ['a b', 'x'.repeat(300), '9lives', '-dash', '日本語', '__proto__', 'a:b.c', '']) {
-      expect(satisfiesRules(mangleName(name, rules), rules)).toBe(true);
-    }
-  });
+  it.each(Object.entries(NAME_RULES))(
+    '%s: the result always satisfies the rules',
+    (_provider, rules) => {
+      for (const name of [
+        'a b',
+        'x'.repeat(300),
+        '9lives',
+        '-dash',
+        '日本語',
+        '__proto__',
+        'a:b.c',
+        '',
+      ]) {
+        expect(satisfiesRules(mangleName(name, rules), rules)).toBe(true);
+      }
+    },
+  );
 
   it('fits call ids per wire and leaves unconstrained wires alone', () => {
     expect(toWireCallId('toolu_01A', 'anthropic')).toBe('toolu_01A');
-    expect(toWireCallId('functions.write:0', 'anthropic')).toMatch(/^functions_write_0_[0-9a-f]{8}$/);
+    expect(toWireCallId('functions.write:0', 'anthropic')).toMatch(
+      /^functions_write_0_[0-9a-f]{8}$/,
+    );
     expect(toWireCallId('functions.write:0', 'openai-chat')).toBe('functions.write:0');
     expect(toWireCallId('x'.repeat(70), 'openai-responses')).toHaveLength(64);
   });

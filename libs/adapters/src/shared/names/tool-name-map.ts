@@ -21,7 +21,10 @@ export function toWireName(name: string, provider: Provider): string {
  * Maps every tool name to its wire name; two tools that would share a wire name (or a name)
  * are a `name_collision` error, never a coin toss at call time.
  */
-export function buildToolNameMap(tools: ReadonlyArray<Pick<ToolIR, 'name'>>, provider: Provider): ToolNameMap {
+export function buildToolNameMap(
+  tools: ReadonlyArray<Pick<ToolIR, 'name'>>,
+  provider: Provider,
+): ToolNameMap {
   const fromWire = new Map<string, string>();
   const mappings: NameMapping[] = [];
   tools.forEach((tool, index) => {
