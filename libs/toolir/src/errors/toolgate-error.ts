@@ -13,6 +13,13 @@ export const TOOLGATE_ERROR_CODES = [
   'adapter_error',
   'name_collision',
   'invalid_json',
+  // Local client failures (the SDK): thrown to the caller, never serialized.
+  'api_error',
+  'network_error',
+  'timeout',
+  'invalid_response',
+  'aborted',
+  'invalid_options',
   'internal',
 ] as const;
 

@@ -1,0 +1,244 @@
+import type { Provider } from '@toolgate/adapters';
+import { isRecord } from '@toolgate/toolir';
+import { z } from 'zod';
+import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
+import { describeContractIssues } from './transports/gateway-contract';
+
+/** What the loop reads from one model response. */
+export interface ModelTurn {
+  /** The conversation items that record the model's turn (assistant message, output items, model content). */
+  assistant: unknown[];
+  /** The assistant's text in this turn, when it wrote any. */
+  text: string | undefined;
+  hasToolCalls: boolean;
+}
+
+/** How one provider's API is called and its conversation extended. */
+export interface LoopDialect {
+  /** Calls the model with the request. */
+  call(client: unknown, request: object): Promise<unknown>;
+  read(response: unknown): ModelTurn;
+  /** A copy of the request with the model's turn and the tool results (wire) appended. */
+  append(request: object, input: { turn: ModelTurn; results: unknown }): object;
+}
+
+function check<TSchema extends z.ZodType>(
+  schema: TSchema,
+  value: unknown,
+  what: string,
+): z.output<TSchema> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = describeContractIssues(parsed.error);
+  throw new ToolgateInvalidResponseError(`${what} has an unexpected shape: ${issues.join('; ')}`, {
+    issues,
+  });
+}
+
+function asList(results: unknown): unknown[] {
+  return Array.isArray(results) ? results : [results];
+}
+
+function joinText(parts: readonly string[]): string | undefined {
+  return parts.length === 0 ? undefined : parts.join('');
+}
+
+// Structural clients: the official SDK clients fit, and so does any object with the same method.
+function invoke(client: unknown, path: readonly string[], request: object): Promise<unknown> {
+  let owner: unknown = undefined;
+  let target: unknown = client;
+  for (const key of path) {
+    owner = target;
+    target =
+      typeof owner === 'object' && owner !== null
+        ? (owner as Record<string, unknown>)[key]
+        : undefined;
+  }
+  if (typeof target !== 'function')
+    throw new ToolgateSdkError('invalid_options', `the client has no ${path.join('.')} method`);
+  // Called on its owner: SDK resources read their client through `this`.
+  return Promise.resolve((target as (request: object) => unknown).call(owner, request));
+}
+
+const ChatCompletionSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        message: z.looseObject({
+          role: z.string().optional(),
+          content: z.string().nullable().optional(),
+          refusal: z.string().nullable().optional(),
+          tool_calls: z.array(z.looseObject({})).nullable().optional(),
+        }),
+      }),
+    )
+    .min(1),
+});
+const ChatRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
+
+const openAIChat: LoopDialect = {
+  call: (client, request) => invoke(client, ['chat', 'completions', 'create'], request),
+  read(response) {
+    const message = check(ChatCompletionSchema, response, 'the chat completion').choices[0]
+      ?.message;
+    const toolCalls = message?.tool_calls ?? [];
+    // Only request fields go back: response-only fields (annotations) are not part of an assistant message param.
+    const assistant = {
+      role: 'assistant',
+      content: message?.content ?? null,
+      ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+      ...(typeof message?.refusal === 'string' ? { refusal: message.refusal } : {}),
+    };
+    return {
+      assistant: [assistant],
+      text: message?.content ?? undefined,
+      hasToolCalls: toolCalls.length > 0,
+    };
+  },
+  append(request, { turn, results }) {
+    const { messages } = check(ChatRequestSchema, request, 'the request');
+    return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
+  },
+};
+
+const ResponseSchema = z.looseObject({
+  output: z.array(
+    z.looseObject({
+      type: z.string(),
+      content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
+    }),
+  ),
+});
+const ResponsesRequestSchema = z.looseObject({
+  input: z.union([z.string(), z.array(z.unknown())]).optional(),
+});
+
+const openAIResponses: LoopDialect = {
+  call: (client, request) => invoke(client, ['responses', 'create'], request),
+  read(response) {
+    const { output } = check(ResponseSchema, response, 'the response');
+    const text = output
+      .filter((item) => item.type === 'message')
+      .flatMap((item) => item.content ?? [])
+      .flatMap((part) =>
+        part.type === 'output_text' && part.text !== undefined ? [part.text] : [],
+      );
+    // Every output item goes back (reasoning items included), as the Responses API expects for a stateless loop.
+    return {
+      assistant: output,
+      text: joinText(text),
+      hasToolCalls: output.some((item) => item.type === 'function_call'),
+    };
+  },
+  append(request, { turn, results }) {
+    const { input } = check(ResponsesRequestSchema, request, 'the request');
+    const items =
+      input === undefined
+        ? []
+        : typeof input === 'string'
+          ? [{ role: 'user', content: input }]
+          : input;
+    return { ...request, input: [...items, ...turn.assistant, ...asList(results)] };
+  },
+};
+
+const MessageSchema = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+});
+const MessagesRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
+
+const anthropic: LoopDialect = {
+  call: (client, request) => invoke(client, ['messages', 'create'], request),
+  read(response) {
+    const { content } = check(MessageSchema, response, 'the message');
+    const text = content.flatMap((block) =>
+      block.type === 'text' && block.text !== undefined ? [block.text] : [],
+    );
+    return {
+      assistant: [{ role: 'assistant', content }],
+      text: joinText(text),
+      hasToolCalls: content.some((block) => block.type === 'tool_use'),
+    };
+  },
+  append(request, { turn, results }) {
+    const { messages } = check(MessagesRequestSchema, request, 'the request');
+    // One user message with every tool_result block (the API requires them first in that message).
+    return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
+  },
+};
+
+const GeminiPartSchema = z.looseObject({
+  text: z.string().optional(),
+  thought: z.boolean().optional(),
+  functionCall: z.unknown().optional(),
+});
+const GeminiResponseSchema = z.looseObject({
+  candidates: z
+    .array(
+      z.looseObject({
+        content: z
+          .looseObject({
+            role: z.string().optional(),
+            parts: z.array(GeminiPartSchema).default([]),
+          })
+          .optional(),
+      }),
+    )
+    .optional(),
+});
+const GeminiRequestSchema = z.looseObject({ contents: z.unknown() });
+
+/** `contents` is a ContentListUnion: a string, a part, a Content, or a list of either; the loop needs Content[]. */
+function geminiContents(contents: unknown): unknown[] {
+  const toPart = (part: unknown): unknown => (typeof part === 'string' ? { text: part } : part);
+  if (contents === undefined) return [];
+  if (Array.isArray(contents)) {
+    if (contents.every((item) => isRecord(item) && 'parts' in item)) return contents;
+    return [{ role: 'user', parts: contents.map(toPart) }];
+  }
+  if (isRecord(contents) && 'parts' in contents) return [contents];
+  return [{ role: 'user', parts: [toPart(contents)] }];
+}
+
+const gemini: LoopDialect = {
+  call: (client, request) => invoke(client, ['models', 'generateContent'], request),
+  read(response) {
+    const content = check(GeminiResponseSchema, response, 'the generateContent response')
+      .candidates?.[0]?.content;
+    const parts = content?.parts ?? [];
+    const text = parts.flatMap((part) =>
+      part.text !== undefined && part.thought !== true ? [part.text] : [],
+    );
+    return {
+      assistant: content === undefined ? [] : [{ ...content, role: 'model', parts }],
+      text: joinText(text),
+      hasToolCalls: parts.some((part) => part.functionCall !== undefined),
+    };
+  },
+  append(request, { turn, results }) {
+    const { contents } = check(GeminiRequestSchema, request, 'the request');
+    return {
+      ...request,
+      contents: [...geminiContents(contents), ...turn.assistant, ...asList(results)],
+    };
+  },
+};
+
+/** The loop dialect of a provider; `mcp` has no model API to loop with. */
+export function loopDialect(provider: Provider): LoopDialect {
+  switch (provider) {
+    case 'openai-chat':
+      return openAIChat;
+    case 'openai-responses':
+      return openAIResponses;
+    case 'anthropic':
+      return anthropic;
+    case 'gemini':
+      return gemini;
+    case 'mcp':
+      throw new ToolgateSdkError(
+        'invalid_options',
+        'runToolLoop needs a model provider; mcp has no model API',
+      );
+  }
+}
