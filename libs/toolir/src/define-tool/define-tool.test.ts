@@ -122,6 +122,20 @@ describe('defineTool', () => {
     expect(searchFlights.parseArguments(args).ok).toBe(true);
   });
 
+  it('leaves out the safe-integer range zod writes on every integer, and keeps real bounds', () => {
+    const { tool } = defineTool({
+      name: 'count_things',
+      description: 'Counts.',
+      behavior: { readonly: true, destructive: false, idempotent: true },
+      constraints: { timeout_ms: 1000 },
+      parameters: z.object({ any: z.number().int(), few: z.int().min(1).max(5) }),
+    });
+    expect(tool.parameters['properties']).toEqual({
+      any: { type: 'integer' },
+      few: { type: 'integer', minimum: 1, maximum: 5 },
+    });
+  });
+
   it('fills defaults like the zod schema does', () => {
     const args = { from: 'OSL', to: 'LHR', date: '2026-07-01', max_price: null, filters: {} };
     const validated = validateArguments(searchFlights.tool, args);

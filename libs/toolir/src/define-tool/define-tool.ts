@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolgateError } from '../errors/toolgate-error';
 import { TOOL_ID_NAMESPACE, uuidV5 } from '../hash/uuid-v5';
 import { parseToolIR, toJsonPointer } from '../ir/parse-tool-ir';
+import { mapSchema } from '../json-schema/walk-schema';
 import {
   TOOL_IR_SCHEMA_VERSION,
   type JsonSchema,
@@ -84,7 +85,21 @@ function toJsonSchema(schema: z.ZodType, field: string, io: 'input' | 'output'):
   }
   // The dialect is implied by ToolIR (always 2020-12); providers reject or ignore `$schema`.
   const { $schema: _dialect, ...rest } = generated;
-  return rest;
+  return mapSchema(rest, dropSafeIntegerBounds) as JsonSchema;
+}
+
+/**
+ * zod writes `z.int()`'s safe-integer range as minimum/maximum on every integer. They constrain
+ * nothing a model would send, and wires that cannot carry them would spell them out in descriptions.
+ */
+function dropSafeIntegerBounds(subschema: Record<string, unknown>): Record<string, unknown> {
+  if (subschema['type'] !== 'integer') return subschema;
+  const { minimum, maximum, ...rest } = subschema;
+  return {
+    ...rest,
+    ...(minimum === Number.MIN_SAFE_INTEGER || minimum === undefined ? {} : { minimum }),
+    ...(maximum === Number.MAX_SAFE_INTEGER || maximum === undefined ? {} : { maximum }),
+  };
 }
 
 function argumentErrorsFromZod(error: z.ZodError): ArgumentError[] {
