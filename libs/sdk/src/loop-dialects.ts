@@ -1,8 +1,8 @@
 import type { Provider } from '@toolgate/adapters';
 import { isRecord } from '@toolgate/toolir';
 import { z } from 'zod';
-import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
-import { describeContractIssues } from './transports/gateway-contract';
+import { ToolgateSdkError } from './errors/toolgate-sdk-error';
+import { parseResponse } from './transports/gateway-contract';
 
 /** What the loop reads from one model response. */
 export interface ModelTurn {
@@ -20,19 +20,6 @@ export interface LoopDialect {
   read(response: unknown): ModelTurn;
   /** A copy of the request with the model's turn and the tool results (wire) appended. */
   append(request: object, input: { turn: ModelTurn; results: unknown }): object;
-}
-
-function check<TSchema extends z.ZodType>(
-  schema: TSchema,
-  value: unknown,
-  what: string,
-): z.output<TSchema> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = describeContractIssues(parsed.error);
-  throw new ToolgateInvalidResponseError(`${what} has an unexpected shape: ${issues.join('; ')}`, {
-    issues,
-  });
 }
 
 function asList(results: unknown): unknown[] {
@@ -79,7 +66,7 @@ const ChatRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 const openAIChat: LoopDialect = {
   call: (client, request) => invoke(client, ['chat', 'completions', 'create'], request),
   read(response) {
-    const message = check(ChatCompletionSchema, response, 'the chat completion').choices[0]
+    const message = parseResponse(ChatCompletionSchema, response, 'the chat completion').choices[0]
       ?.message;
     const toolCalls = message?.tool_calls ?? [];
     // Only request fields go back: response-only fields (annotations) are not part of an assistant message param.
@@ -96,7 +83,7 @@ const openAIChat: LoopDialect = {
     };
   },
   append(request, { turn, results }) {
-    const { messages } = check(ChatRequestSchema, request, 'the request');
+    const { messages } = parseResponse(ChatRequestSchema, request, 'the request');
     return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
   },
 };
@@ -116,7 +103,7 @@ const ResponsesRequestSchema = z.looseObject({
 const openAIResponses: LoopDialect = {
   call: (client, request) => invoke(client, ['responses', 'create'], request),
   read(response) {
-    const { output } = check(ResponseSchema, response, 'the response');
+    const { output } = parseResponse(ResponseSchema, response, 'the response');
     const text = output
       .filter((item) => item.type === 'message')
       .flatMap((item) => item.content ?? [])
@@ -131,7 +118,7 @@ const openAIResponses: LoopDialect = {
     };
   },
   append(request, { turn, results }) {
-    const { input } = check(ResponsesRequestSchema, request, 'the request');
+    const { input } = parseResponse(ResponsesRequestSchema, request, 'the request');
     const items =
       input === undefined
         ? []
@@ -150,7 +137,7 @@ const MessagesRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 const anthropic: LoopDialect = {
   call: (client, request) => invoke(client, ['messages', 'create'], request),
   read(response) {
-    const { content } = check(MessageSchema, response, 'the message');
+    const { content } = parseResponse(MessageSchema, response, 'the message');
     const text = content.flatMap((block) =>
       block.type === 'text' && block.text !== undefined ? [block.text] : [],
     );
@@ -161,7 +148,7 @@ const anthropic: LoopDialect = {
     };
   },
   append(request, { turn, results }) {
-    const { messages } = check(MessagesRequestSchema, request, 'the request');
+    const { messages } = parseResponse(MessagesRequestSchema, request, 'the request');
     // One user message with every tool_result block (the API requires them first in that message).
     return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
   },
@@ -203,7 +190,7 @@ function geminiContents(contents: unknown): unknown[] {
 const gemini: LoopDialect = {
   call: (client, request) => invoke(client, ['models', 'generateContent'], request),
   read(response) {
-    const content = check(GeminiResponseSchema, response, 'the generateContent response')
+    const content = parseResponse(GeminiResponseSchema, response, 'the generateContent response')
       .candidates?.[0]?.content;
     const parts = content?.parts ?? [];
     const text = parts.flatMap((part) =>
@@ -216,7 +203,7 @@ const gemini: LoopDialect = {
     };
   },
   append(request, { turn, results }) {
-    const { contents } = check(GeminiRequestSchema, request, 'the request');
+    const { contents } = parseResponse(GeminiRequestSchema, request, 'the request');
     return {
       ...request,
       contents: [...geminiContents(contents), ...turn.assistant, ...asList(results)],

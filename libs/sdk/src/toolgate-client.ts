@@ -13,7 +13,7 @@ import {
   CallsAcceptedResponseSchema,
   CallsCompletedResponseSchema,
   ExportsResponseSchema,
-  describeContractIssues,
+  parseResponse,
   type CallRecord,
   type CreateCallsRequest,
   type ExportsResponse,
@@ -24,7 +24,6 @@ import { HttpTransport, type FetchFunction, type SleepFunction } from './transpo
 import { readEventStream } from './transports/read-event-stream';
 import { DEFAULT_RETRY, sleep as defaultSleep, type RetryOptions } from './transports/retry-policy';
 import type { WireResultsByProvider, WireToolByProvider } from './transports/wire-types';
-import type { z } from 'zod';
 
 /** Where the client writes what an operator should see (deprecations); `console` fits. */
 export interface ToolgateLogger {
@@ -119,20 +118,6 @@ export interface ExecuteResult<TProvider extends Provider> {
   toolResults: ToolResultIR[] | undefined;
   /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */
   outcome: 'completed' | 'followed';
-}
-
-function parseBody<TSchema extends z.ZodType>(
-  schema: TSchema,
-  value: unknown,
-  what: string,
-): z.output<TSchema> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = describeContractIssues(parsed.error);
-  throw new ToolgateInvalidResponseError(
-    `${what} does not match the gateway contract: ${issues.join('; ')}`,
-    { issues },
-  );
 }
 
 async function readJson(response: Response, what: string): Promise<unknown> {
@@ -240,7 +225,7 @@ export class Toolgate {
           // A copy: the caller may change what it gets (add tools, edit descriptions) without touching the cache.
           return { ...structuredClone(cached.exported), fromCache: true };
         }
-        const body = parseBody(
+        const body = parseResponse(
           ExportsResponseSchema,
           await readJson(response, 'GET /v1/exports'),
           'GET /v1/exports',
@@ -300,7 +285,11 @@ export class Toolgate {
       }),
     );
     if (answer.status === 202) {
-      const accepted = parseBody(CallsAcceptedResponseSchema, answer.json, 'POST /v1/calls 202');
+      const accepted = parseResponse(
+        CallsAcceptedResponseSchema,
+        answer.json,
+        'POST /v1/calls 202',
+      );
       const toolResults = await this.followCalls(accepted.call_ids, options);
       return {
         results: getAdapter(options.provider).resultsToWire(
@@ -311,7 +300,11 @@ export class Toolgate {
         outcome: 'followed',
       };
     }
-    const completed = parseBody(CallsCompletedResponseSchema, answer.json, 'POST /v1/calls 200');
+    const completed = parseResponse(
+      CallsCompletedResponseSchema,
+      answer.json,
+      'POST /v1/calls 200',
+    );
     return {
       // The wire results are the provider's format, produced by the gateway's adapter for `provider`.
       results: completed.results as WireResultsByProvider[TProvider],
@@ -385,7 +378,7 @@ export class Toolgate {
         for await (const event of readEventStream(response.body)) {
           if (event.id !== undefined) headers['last-event-id'] = event.id;
           if (event.event === 'finished') {
-            const finished = parseBody(
+            const finished = parseResponse(
               CallFinishedDataSchema,
               parseEventData(event.data, path),
               `GET ${path} finished event`,

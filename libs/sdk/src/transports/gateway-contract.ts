@@ -2,8 +2,9 @@
  * The HTTP contract between the SDK and the Toolgate gateway, in one place so it is easy to align with the API.
  * Every response body the SDK reads is parsed with one of these schemas; unknown fields pass through.
  */
-import { ToolResultIRSchema } from '@toolgate/toolir';
+import { issuesFromZod, ToolResultIRSchema } from '@toolgate/toolir';
 import { z } from 'zod';
+import { ToolgateInvalidResponseError } from '../errors/toolgate-sdk-error';
 
 /** The media type of a problem document (RFC 9457). */
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
@@ -112,7 +113,19 @@ export const CallFinishedDataSchema = z.union([
 ]);
 export type CallFinishedData = z.output<typeof CallFinishedDataSchema>;
 
-/** Turns zod issues into `path: message` lines for an invalid-response error. */
-export function describeContractIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `/${issue.path.map(String).join('/')}: ${issue.message}`);
+/**
+ * Reads a response body with its contract schema; a body of another shape (an older or newer
+ * gateway, a proxy's error page) becomes a typed `ToolgateInvalidResponseError` listing every issue.
+ */
+export function parseResponse<TSchema extends z.ZodType>(
+  schema: TSchema,
+  value: unknown,
+  what: string,
+): z.output<TSchema> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = issuesFromZod(parsed.error).map((issue) => `${issue.path}: ${issue.message}`);
+  throw new ToolgateInvalidResponseError(`${what} has an unexpected shape: ${issues.join('; ')}`, {
+    issues,
+  });
 }
