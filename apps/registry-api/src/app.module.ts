@@ -6,9 +6,21 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuditController } from './audit/audit.controller';
 import { AuditRepository } from './audit/audit.repository';
 import { AuditService } from './audit/audit.service';
+import { ApprovalsController } from './approvals/approvals.controller';
+import { ApprovalsRepository } from './approvals/approvals.repository';
+import { ApprovalsService } from './approvals/approvals.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthCache } from './auth/auth-cache';
 import { CredentialsService } from './auth/credentials.service';
+import { CALL_DISPATCHER, EmbeddedCallDispatcher } from './calls/call-dispatcher';
+import { CallEventBus } from './calls/call-event-bus';
+import { CallEventsService } from './calls/call-events.service';
+import { CallExecutionService } from './calls/call-execution.service';
+import { CallsController } from './calls/calls.controller';
+import { CallsRepository } from './calls/calls.repository';
+import { CallsService } from './calls/calls.service';
+import { GATEWAY_OPTIONS, type GatewayOptions } from './calls/gateway-options';
+import { GatewayRuntime } from './calls/gateway-runtime';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { APP_CONFIG, DATABASE } from './database/database.tokens';
@@ -16,6 +28,9 @@ import { ExportCache } from './exports/export-cache';
 import { ExportsController } from './exports/exports.controller';
 import { ExportsService } from './exports/exports.service';
 import { HealthController } from './health/health.controller';
+import { PoliciesController } from './policies/policies.controller';
+import { PoliciesRepository } from './policies/policies.repository';
+import { PoliciesService } from './policies/policies.service';
 import { ProblemDetailsFilter } from './problem/problem-details.filter';
 import { ReleasesController } from './releases/releases.controller';
 import { ReleasesRepository } from './releases/releases.repository';
@@ -32,7 +47,11 @@ import { ToolsService } from './tools/tools.service';
 @Module({})
 export class AppModule {
   /** The whole API around an open database; tests and `main.ts` build it the same way. */
-  static forRoot(options: { config: AppConfig; database: Database }): DynamicModule {
+  static forRoot(options: {
+    config: AppConfig;
+    database: Database;
+    gateway: GatewayOptions;
+  }): DynamicModule {
     return {
       module: AppModule,
       controllers: [
@@ -44,10 +63,14 @@ export class AppModule {
         ReleasesController,
         ExportsController,
         AuditController,
+        CallsController,
+        ApprovalsController,
+        PoliciesController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
         { provide: DATABASE, useValue: options.database },
+        { provide: GATEWAY_OPTIONS, useValue: options.gateway },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         AuthCache,
@@ -65,6 +88,17 @@ export class AppModule {
         ReleasesService,
         ExportCache,
         ExportsService,
+        CallsRepository,
+        ApprovalsRepository,
+        PoliciesRepository,
+        CallEventBus,
+        GatewayRuntime,
+        CallExecutionService,
+        { provide: CALL_DISPATCHER, useClass: EmbeddedCallDispatcher },
+        CallsService,
+        CallEventsService,
+        ApprovalsService,
+        PoliciesService,
       ],
     };
   }

@@ -6,7 +6,10 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { BuiltinExecutor, type SecretResolver } from '@toolgate/engine';
 import { AppModule } from './app.module';
+import { DEFAULT_APPROVAL_TTL_MS, type GatewayOptions } from './calls/gateway-options';
+import { MAX_WAIT_MS } from './calls/calls.dto';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
@@ -22,6 +25,26 @@ export interface CreateAppOptions {
   config: AppConfig;
   database: Database;
   logger?: Logger;
+  /** Handlers of `builtin` tools (`protocol_meta.toolgate.executor = {kind: 'builtin', handler}`). */
+  builtins?: BuiltinExecutor;
+  /** Resolves `{secret: NAME}` headers of http and mcp tools. */
+  secrets?: SecretResolver;
+  /** How long approval requests stay open; default 24 h. */
+  approvalTtlMs?: number;
+  /** How long POST /v1/calls waits for results when the request does not say; default 10 s. */
+  defaultWaitMs?: number;
+}
+
+const DEFAULT_WAIT_MS = 10_000;
+
+function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
+  return {
+    builtins: options.builtins ?? new BuiltinExecutor(),
+    secrets: options.secrets,
+    approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+    defaultWaitMs: Math.min(options.defaultWaitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS),
+    maxWaitMs: MAX_WAIT_MS,
+  };
 }
 
 /** Paths (without host) the API serves besides its routes. */
@@ -46,7 +69,11 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(options),
+    AppModule.forRoot({
+      config: options.config,
+      database: options.database,
+      gateway: gatewayOptionsOf(options),
+    }),
     adapter,
     {
       logger: new PinoNestLogger(logger),

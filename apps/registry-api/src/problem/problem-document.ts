@@ -26,6 +26,9 @@ const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
   [ToolExceptionCode.InvalidRequest]: 400,
   [ToolExceptionCode.InvalidToolDefinition]: 422,
   [ToolExceptionCode.UnknownFormat]: 400,
+  [ToolExceptionCode.InvalidPayload]: 422,
+  [ToolExceptionCode.UnknownTool]: 422,
+  [ToolExceptionCode.InvalidPolicy]: 422,
   [ToolExceptionCode.Unauthenticated]: 401,
   [ToolExceptionCode.Forbidden]: 403,
   [ToolExceptionCode.NotFound]: 404,
@@ -53,6 +56,12 @@ function titleOf(code: ToolExceptionCode): string {
       return 'Invalid tool definition';
     case ToolExceptionCode.UnknownFormat:
       return 'Unknown format';
+    case ToolExceptionCode.InvalidPayload:
+      return 'Invalid provider payload';
+    case ToolExceptionCode.UnknownTool:
+      return 'Unknown tool';
+    case ToolExceptionCode.InvalidPolicy:
+      return 'Invalid policy';
     case ToolExceptionCode.Unauthenticated:
       return 'Authentication required';
     case ToolExceptionCode.Forbidden:

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
-import { createApp } from '../../src/create-app';
+import { createApp, type CreateAppOptions } from '../../src/create-app';
 import { openDatabase, type Database } from '../../src/database/database';
 import { createDatabase, dropDatabase, randomDatabaseName } from './test-database';
 
@@ -38,7 +38,10 @@ export interface TestApp extends AsyncDisposable {
 /** The API on a fresh copy of the migrated template database, driven by `inject()` (no port). */
 export async function startTestApp(
   overrides: Partial<Record<string, string>> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger } & Pick<
+    CreateAppOptions,
+    'builtins' | 'approvalTtlMs' | 'defaultWaitMs'
+  > = {},
 ): Promise<TestApp> {
   const databaseName = randomDatabaseName('file');
   const url = await createDatabase(databaseName, inject('templateDatabase'));
@@ -55,6 +58,9 @@ export async function startTestApp(
       config,
       database,
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.builtins ? { builtins: options.builtins } : {}),
+      ...(options.approvalTtlMs === undefined ? {} : { approvalTtlMs: options.approvalTtlMs }),
+      ...(options.defaultWaitMs === undefined ? {} : { defaultWaitMs: options.defaultWaitMs }),
     });
   } catch (error) {
     await database.close();

@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
+import { inTransaction } from '../database/transaction';
+import type { Approval } from '../generated/prisma/client';
+
+export type ApprovalRow = Approval;
+export type ApprovalStatusValue = Approval['status'];
+
+export interface NewApprovalRow {
+  id: string;
+  callId: string;
+  teamId: string;
+  toolId: string;
+  toolVersion: string;
+  argumentsHash: string;
+  reason: string;
+  policyReason: string | null;
+  requestedBy: string;
+  expiresAt: Date;
+}
+
+export interface ApprovalDecisionRow {
+  id: string;
+  teamId: string | null;
+  status: 'approved' | 'denied';
+  decidedBy: string;
+  decisionReason: string | null;
+}
+
+@Injectable()
+export class ApprovalsRepository {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  findByCall(callId: string): Promise<ApprovalRow | null> {
+    return this.database.prisma.approval.findUnique({ where: { callId } });
+  }
+
+  findById(id: string, teamId: string | null): Promise<ApprovalRow | null> {
+    return this.database.prisma.approval.findFirst({
+      where: { id, ...(teamId === null ? {} : { teamId }) },
+    });
+  }
+
+  /** Inserts the call's approval request, or returns the one a concurrent check inserted first. */
+  async request(row: NewApprovalRow): Promise<ApprovalRow> {
+    await this.database.prisma.approval.createMany({ data: [row], skipDuplicates: true });
+    const stored = await this.findByCall(row.callId);
+    if (stored === null) throw new Error(`approval of call ${row.callId} vanished`);
+    return stored;
+  }
+
+  /** Consumes an approval once: only the first caller gets true. */
+  async consume(id: string): Promise<boolean> {
+    const updated = await this.database.prisma.approval.updateMany({
+      where: { id, status: 'approved', consumedAt: null },
+      data: { consumedAt: new Date() },
+    });
+    return updated.count === 1;
+  }
+
+  async markExpired(id: string): Promise<void> {
+    await this.database.prisma.approval.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'expired' },
+    });
+  }
+
+  list(filter: {
+    teamId: string | null;
+    status?: ApprovalStatusValue | undefined;
+    limit: number;
+  }): Promise<ApprovalRow[]> {
+    return this.database.prisma.approval.findMany({
+      where: {
+        ...(filter.teamId === null ? {} : { teamId: filter.teamId }),
+        ...(filter.status === undefined ? {} : { status: filter.status }),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: filter.limit,
+    });
+  }
+
+  /**
+   * Records a decision on a pending, unexpired approval and puts its call back in the queue (so the
+   * engine's gate reads the decision), with the audit event, in one transaction. Null when the
+   * approval was not pending any more (decided, expired or consumed).
+   */
+  decide(decision: ApprovalDecisionRow, audit: AuditEntry): Promise<ApprovalRow | null> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const now = new Date();
+      const updated = await tx.approval.updateMany({
+        where: {
+          id: decision.id,
+          status: 'pending',
+          expiresAt: { gt: now },
+          ...(decision.teamId === null ? {} : { teamId: decision.teamId }),
+        },
+        data: {
+          status: decision.status,
+          decidedBy: decision.decidedBy,
+          decisionReason: decision.decisionReason,
+          decidedAt: now,
+        },
+      });
+      if (updated.count === 0) return null;
+      const approval = await tx.approval.findUniqueOrThrow({ where: { id: decision.id } });
+      await tx.call.updateMany({
+        where: { id: approval.callId, status: 'awaiting_approval' },
+        data: { status: 'queued' },
+      });
+      await appendAuditEvent(tx, audit);
+      return approval;
+    });
+  }
+
+  /** Expires pending approvals past their time and requeues their calls; returns the call ids. */
+  expireDue(now: Date): Promise<string[]> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const expired = await tx.approval.updateManyAndReturn({
+        where: { status: 'pending', expiresAt: { lte: now } },
+        data: { status: 'expired' },
+      });
+      const callIds = expired.map((row) => row.callId);
+      if (callIds.length > 0) {
+        await tx.call.updateMany({
+          where: { id: { in: callIds }, status: 'awaiting_approval' },
+          data: { status: 'queued' },
+        });
+      }
+      return callIds;
+    });
+  }
+}

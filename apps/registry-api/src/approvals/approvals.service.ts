@@ -1,0 +1,117 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { CALL_DISPATCHER, type CallDispatcher } from '../calls/call-dispatcher';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import type { ApprovalDecisionDto, ApprovalDto, ListApprovalsQueryDto } from './approvals.dto';
+import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
+
+// How often open approvals are checked for expiry; a check of the call itself also expires it.
+const EXPIRY_SWEEP_MS = 5_000;
+
+export function approvalToDto(row: ApprovalRow): ApprovalDto {
+  return {
+    id: row.id,
+    call_id: row.callId,
+    tool_id: row.toolId,
+    tool_version: row.toolVersion,
+    arguments_hash: row.argumentsHash,
+    reason: row.reason,
+    policy_reason: row.policyReason,
+    status: row.status,
+    requested_by: row.requestedBy,
+    decided_by: row.decidedBy,
+    decision_reason: row.decisionReason,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    decided_at: row.decidedAt?.toISOString() ?? null,
+    consumed_at: row.consumedAt?.toISOString() ?? null,
+  };
+}
+
+@Injectable()
+export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ApprovalsService.name);
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(ApprovalsRepository) private readonly approvals: ApprovalsRepository,
+    @Inject(CALL_DISPATCHER) private readonly dispatcher: CallDispatcher,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => {
+      this.expireDue().catch((error: unknown) => {
+        this.logger.warn(`expiring approvals failed: ${String(error)}`);
+      });
+    }, EXPIRY_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  async list(
+    principal: Principal,
+    query: ListApprovalsQueryDto,
+  ): Promise<{ items: ApprovalDto[] }> {
+    const rows = await this.approvals.list({
+      teamId: principal.teamId,
+      status: query.status,
+      limit: query.limit,
+    });
+    return { items: rows.map(approvalToDto) };
+  }
+
+  /**
+   * Records a person's decision; the call goes back to the dispatcher, whose engine run reads it:
+   * an approval lets exactly that call run once, a denial becomes its `approval_denied` result.
+   */
+  async decide(principal: Principal, id: string, body: ApprovalDecisionDto): Promise<ApprovalDto> {
+    const status = body.decision === 'approve' ? 'approved' : 'denied';
+    const decided = await this.approvals.decide(
+      {
+        id,
+        teamId: principal.teamId,
+        status,
+        decidedBy: principal.actor,
+        decisionReason: body.reason ?? null,
+      },
+      {
+        actor: principal.actor,
+        teamId: principal.teamId,
+        action: `approval.${status}`,
+        entityType: 'approval',
+        entityId: id,
+        data: { decision: body.decision, reason: body.reason ?? null },
+      },
+    );
+    if (decided === null) {
+      const existing = await this.approvals.findById(id, principal.teamId);
+      if (existing === null) {
+        throw new ToolException(ToolExceptionCode.NotFound, `Approval ${id} was not found.`);
+      }
+      const state = existing.status === 'pending' ? 'expired' : existing.status;
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Approval ${id} is ${state}; only a pending approval can be decided.`,
+        { extensions: { approval_status: state } },
+      );
+    }
+    this.dispatcher.dispatch([decided.callId]);
+    return approvalToDto(decided);
+  }
+
+  /** Expires open approvals past their time; their calls get `approval_expired` results. */
+  async expireDue(now = new Date()): Promise<string[]> {
+    const callIds = await this.approvals.expireDue(now);
+    this.dispatcher.dispatch(callIds);
+    return callIds;
+  }
+}

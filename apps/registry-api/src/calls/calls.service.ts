@@ -1,0 +1,425 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { getAdapter, isProvider, type ParsedToolCalls, type Provider } from '@toolgate/adapters';
+import { hashArguments } from '@toolgate/engine';
+import {
+  resolveVersion,
+  ToolgateError,
+  type ToolCallIR,
+  type ToolIR,
+  type ToolResultIR,
+} from '@toolgate/toolir';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { decodeCursor, encodeCursor } from '../common/pagination';
+import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { CALL_DISPATCHER, type CallDispatcher } from './call-dispatcher';
+import {
+  CallsRepository,
+  FINAL_CALL_STATUSES,
+  type CallRow,
+  type NewCallRow,
+  type ToolWithVersions,
+} from './calls.repository';
+import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
+import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
+
+const CallCursorSchema = z.strictObject({ created_at: z.iso.datetime(), id: z.uuid() });
+// Polling backs up the event bus: a duplicate request waits on a call another request runs.
+const WAIT_POLL_MS = 25;
+
+/** What POST /v1/calls answers: 200 with the results, or 202 while calls are still open. */
+export type SubmitCallsResult =
+  | { status: 200; body: { results: unknown; calls: CallSummaryDto[] } }
+  | { status: 202; body: { call_ids: string[]; calls: CallSummaryDto[] } };
+
+export interface SubmitCallsInput {
+  /** `ir` for POST /v1/calls/ir: results come back as ToolResultIR. */
+  provider: Provider | 'ir';
+  calls: ToolCallIR[];
+  conversationId: string | undefined;
+  waitMs: number | undefined;
+  idempotencyKey: string | undefined;
+}
+
+interface ResolvedCall {
+  call: ToolCallIR;
+  tool: ToolWithVersions;
+  version: string;
+}
+
+export function callToDto(row: CallRow): CallDto {
+  return {
+    id: row.id,
+    team_id: row.teamId,
+    status: row.status,
+    provider: row.provider,
+    provider_call_id: row.providerCallId,
+    conversation_id: row.conversationId,
+    tool: { id: row.toolId, name: row.toolName, version: row.toolVersion },
+    arguments: row.arguments,
+    arguments_hash: row.argumentsHash,
+    result: row.result === null ? null : wireResultOf(row),
+    error_code: row.errorCode,
+    attempts: row.attempts,
+    answered_by: row.answeredBy,
+    latency_ms: row.latencyMs,
+    decision:
+      row.decisionEffect === null
+        ? null
+        : {
+            effect: row.decisionEffect,
+            rule: row.decisionRule,
+            policy_revision: row.policyRevision,
+          },
+    created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+function summaryOf(row: CallRow): CallSummaryDto {
+  return { id: row.id, status: row.status, tool: row.toolName, version: row.toolVersion };
+}
+
+/** The stored result addressed to the model's own call id (the engine ran it under the row id). */
+export function wireResultOf(row: CallRow): ToolResultIR {
+  const stored = (row.result ?? {}) as unknown as ToolResultIR;
+  return { ...stored, call_id: row.providerCallId, name: row.toolName };
+}
+
+function isSettled(row: CallRow): boolean {
+  return row.status === 'awaiting_approval' || FINAL_CALL_STATUSES.includes(row.status);
+}
+
+function isFinal(row: CallRow): boolean {
+  return FINAL_CALL_STATUSES.includes(row.status);
+}
+
+/** One tool per name: the caller's own tool wins over another team's public tool of that name. */
+function oneToolPerName(tools: readonly ToolWithVersions[], teamId: string): ToolWithVersions[] {
+  const byName = new Map<string, ToolWithVersions>();
+  for (const tool of tools) {
+    const seen = byName.get(tool.name);
+    if (seen === undefined || (seen.teamId !== teamId && tool.teamId === teamId)) {
+      byName.set(tool.name, tool);
+    }
+  }
+  return [...byName.values()];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+@Injectable()
+export class CallsService {
+  constructor(
+    @Inject(CallsRepository) private readonly calls: CallsRepository,
+    @Inject(CALL_DISPATCHER) private readonly dispatcher: CallDispatcher,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+  ) {}
+
+  /** Reads the calls out of a provider payload; anything unreadable is a 4xx and nothing is recorded. */
+  async parseProviderPayload(
+    principal: Principal,
+    input: { provider: string; payload: unknown },
+  ): Promise<{ provider: Provider; calls: ToolCallIR[] }> {
+    const teamId = this.requireTeam(principal);
+    const provider = input.provider;
+    if (!isProvider(provider)) {
+      throw new ToolException(ToolExceptionCode.UnknownFormat, `Unknown provider "${provider}".`, {
+        issues: [{ path: '/body/provider', message: 'is not a provider this gateway speaks' }],
+      });
+    }
+    // A first read finds the names; the second maps wire names back with the tools' definitions.
+    const names = this.parseWith(provider, input.payload, []).calls.map((call) => call.name);
+    const tools = oneToolPerName(await this.calls.findCallableTools(names, teamId), teamId);
+    const irs = tools.flatMap((tool) => {
+      const row = tool.versions.find((version) => version.version === tool.release?.stableVersion);
+      return row === undefined ? [] : [row.ir as unknown as ToolIR];
+    });
+    const parsed = this.parseWith(provider, input.payload, irs);
+    if (parsed.errors.length > 0) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidPayload,
+        'The arguments of some tool calls are not a JSON object.',
+        {
+          issues: parsed.errors.map((error) => ({
+            path: `/body/payload${error.path === '/' ? '' : error.path}`,
+            message: error.message,
+          })),
+        },
+      );
+    }
+    return { provider, calls: parsed.calls };
+  }
+
+  private parseWith(
+    provider: Provider,
+    payload: unknown,
+    tools: readonly ToolIR[],
+  ): ParsedToolCalls {
+    try {
+      return getAdapter(provider).parseCalls(payload, { tools });
+    } catch (error) {
+      if (!ToolgateError.isInstance(error)) throw error;
+      const details = (error.details ?? {}) as {
+        path?: string;
+        issues?: Array<{ path: string; message: string }>;
+      };
+      const issues: ProblemIssue[] = details.issues?.map((issue) => ({
+        path: `/body/payload${issue.path === '/' ? '' : issue.path}`,
+        message: issue.message,
+      })) ?? [
+        {
+          path: `/body/payload${details.path === undefined || details.path === '/' ? '' : details.path}`,
+          message: error.message,
+        },
+      ];
+      throw new ToolException(
+        ToolExceptionCode.InvalidPayload,
+        `The payload is not a valid ${provider} tool-call payload.`,
+        { issues, cause: error },
+      );
+    }
+  }
+
+  /** Records the calls (deduplicated by idempotency key), executes the new ones and waits up to wait_ms. */
+  async submit(principal: Principal, input: SubmitCallsInput): Promise<SubmitCallsResult> {
+    const teamId = this.requireTeam(principal);
+    if (input.calls.length === 0) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidPayload,
+        'The payload holds no tool calls.',
+        {
+          issues: [{ path: '/body/payload', message: 'contains no tool calls' }],
+        },
+      );
+    }
+    const resolved = await this.resolve(principal, input.calls);
+    const rows: NewCallRow[] = resolved.map(({ call, tool, version }) => ({
+      id: randomUUID(),
+      teamId,
+      keyId: principal.keyId,
+      actor: principal.actor,
+      conversationId: input.conversationId ?? null,
+      provider: input.provider,
+      providerCallId: call.id,
+      toolId: tool.id,
+      toolName: tool.name,
+      toolVersion: version,
+      arguments: call.arguments,
+      argumentsHash: hashArguments(call.arguments),
+      idempotencyKey: this.idempotencyKeyOf(input, call),
+    }));
+    const recorded = await this.calls.record(
+      rows,
+      (existing, wanted) =>
+        existing.toolName === wanted.toolName && existing.argumentsHash === wanted.argumentsHash,
+    );
+    this.dispatcher.dispatch(
+      rows.filter((row) => recorded.inserted.has(row.id)).map((row) => row.id),
+    );
+    const waitMs = Math.min(input.waitMs ?? this.options.defaultWaitMs, this.options.maxWaitMs);
+    const settled = await this.waitForCalls(
+      recorded.rows.map((row) => row.id),
+      waitMs,
+    );
+    const summaries = settled.map(summaryOf);
+    if (!settled.every(isFinal)) {
+      return { status: 202, body: { call_ids: settled.map((row) => row.id), calls: summaries } };
+    }
+    const results = settled.map(wireResultOf);
+    return {
+      status: 200,
+      body: {
+        results:
+          input.provider === 'ir' ? results : getAdapter(input.provider).resultsToWire(results),
+        calls: summaries,
+      },
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<CallDto> {
+    return callToDto(await this.require(principal, id));
+  }
+
+  async require(principal: Principal, id: string): Promise<CallRow> {
+    const row = await this.calls.findById(id, principal.teamId);
+    if (row === null)
+      throw new ToolException(ToolExceptionCode.NotFound, `Call ${id} was not found.`);
+    return row;
+  }
+
+  async decision(principal: Principal, id: string): Promise<Record<string, unknown>> {
+    const row = await this.require(principal, id);
+    return {
+      call_id: row.id,
+      effect: row.decisionEffect,
+      matched_rule: row.decisionRule,
+      policy_revision: row.policyRevision,
+      reason: row.errorCode === 'policy_denied' ? (wireResultOf(row).error?.message ?? null) : null,
+    };
+  }
+
+  async list(
+    principal: Principal,
+    query: ListCallsQueryDto,
+  ): Promise<{ items: CallDto[]; next_cursor: string | null }> {
+    const cursor =
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor, CallCursorSchema);
+    if (cursor === null) {
+      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
+      });
+    }
+    const rows = await this.calls.list({
+      teamId: principal.teamId,
+      status: query.status,
+      toolName: query.tool,
+      before:
+        cursor === undefined
+          ? undefined
+          : { createdAt: new Date(cursor.created_at), id: cursor.id },
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(callToDto),
+      next_cursor:
+        rows.length > query.limit && last
+          ? encodeCursor({ created_at: last.createdAt.toISOString(), id: last.id })
+          : null,
+    };
+  }
+
+  /** Cancels a call that has not finished: a running one is aborted, a queued or waiting one never runs. */
+  async cancel(principal: Principal, id: string): Promise<CallDto> {
+    const row = await this.require(principal, id);
+    const cancelled = await this.calls.cancel(row.id, {
+      call_id: row.id,
+      name: row.toolName,
+      ok: false,
+      error: { code: 'cancelled', message: 'The call was cancelled.', retryable: false },
+    });
+    if (!cancelled) {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Call ${id} has already finished (${row.status}).`,
+      );
+    }
+    this.dispatcher.cancelled({ id: row.id, tool: row.toolName });
+    return callToDto(await this.require(principal, id));
+  }
+
+  /** Re-reads the calls until each is final or awaiting approval, or the budget is spent. */
+  async waitForCalls(ids: readonly string[], waitMs: number): Promise<CallRow[]> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const rows = await this.calls.findMany(ids);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const ordered = ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row === undefined ? [] : [row];
+      });
+      if (ordered.every(isSettled) || Date.now() >= deadline) return ordered;
+      await sleep(Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+    }
+  }
+
+  private requireTeam(principal: Principal): string {
+    if (principal.teamId === null) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidRequest,
+        'Calls are made with a team key; the installation admin key belongs to no team.',
+      );
+    }
+    return principal.teamId;
+  }
+
+  private idempotencyKeyOf(input: SubmitCallsInput, call: ToolCallIR): string {
+    // One header covers a whole request: each of its calls gets its own key under it.
+    if (input.idempotencyKey !== undefined) return `${input.idempotencyKey}:${call.id}`;
+    return createHash('sha256')
+      .update(`${input.conversationId ?? ''}\u0000${call.id}`)
+      .digest('hex');
+  }
+
+  private async resolve(
+    principal: Principal,
+    calls: readonly ToolCallIR[],
+  ): Promise<ResolvedCall[]> {
+    const teamId = this.requireTeam(principal);
+    const seen = new Set<string>();
+    const issues: ProblemIssue[] = [];
+    calls.forEach((call, index) => {
+      if (seen.has(call.id))
+        issues.push({ path: `/calls/${index}/id`, message: `call id ${call.id} appears twice` });
+      seen.add(call.id);
+    });
+    if (issues.length > 0) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidPayload,
+        'Call ids must be unique in a request.',
+        { issues },
+      );
+    }
+    const tools = new Map(
+      oneToolPerName(
+        await this.calls.findCallableTools([...new Set(calls.map((call) => call.name))], teamId),
+        teamId,
+      ).map((tool) => [tool.name, tool]),
+    );
+    const resolved: ResolvedCall[] = [];
+    calls.forEach((call, index) => {
+      const tool = tools.get(call.name);
+      const stable = tool?.release?.stableVersion ?? null;
+      if (tool === undefined || stable === null) {
+        issues.push({
+          path: `/calls/${index}/name`,
+          message:
+            tool === undefined
+              ? `no tool named "${call.name}" is registered for this team`
+              : `tool "${call.name}" has no stable release`,
+        });
+        return;
+      }
+      try {
+        const version = resolveVersion({
+          versions: tool.versions.map((row) => ({
+            version: row.version,
+            sunset_at: row.sunsetAt,
+            deprecated_at: row.deprecatedAt,
+            status: row.status,
+          })),
+          stable,
+          canary:
+            tool.release?.canaryVersion && tool.release.canaryPercent > 0
+              ? { version: tool.release.canaryVersion, percent: tool.release.canaryPercent }
+              : null,
+          subject: principal.keyId ?? principal.actor,
+          toolId: tool.id,
+        }).version;
+        resolved.push({ call, tool, version });
+      } catch (error) {
+        if (!ToolgateError.isInstance(error)) throw error;
+        issues.push({
+          path: `/calls/${index}/name`,
+          message: `tool "${call.name}": ${error.message}`,
+        });
+      }
+    });
+    if (issues.length > 0) {
+      throw new ToolException(
+        ToolExceptionCode.UnknownTool,
+        'Some calls name tools that cannot be called.',
+        {
+          issues,
+        },
+      );
+    }
+    return resolved;
+  }
+}

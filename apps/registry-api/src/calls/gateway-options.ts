@@ -1,0 +1,19 @@
+import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
+
+/** Nest injection token of the gateway's `GatewayOptions`. */
+export const GATEWAY_OPTIONS = Symbol('toolgate.gateway-options');
+
+/** How the gateway executes calls in this process; set once at app creation. */
+export interface GatewayOptions {
+  /** Handlers of `builtin` tools, registered in code (`createApp({ builtins })`). */
+  builtins: BuiltinExecutor;
+  /** Resolves `{secret: NAME}` headers of http and mcp tools; none by default. */
+  secrets?: SecretResolver | undefined;
+  /** How long an approval request stays open before the call fails with `approval_expired`. */
+  approvalTtlMs: number;
+  /** Default and ceiling of `wait_ms` on POST /v1/calls. */
+  defaultWaitMs: number;
+  maxWaitMs: number;
+}
+
+export const DEFAULT_APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;

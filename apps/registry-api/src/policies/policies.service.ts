@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CedarPolicyEngine,
+  validatePolicies,
+  type PolicyDecision,
+  type PolicyInput,
+} from '@toolgate/engine';
+import type { ToolIR } from '@toolgate/toolir';
+import type { Principal } from '../auth/principal';
+import { CallsRepository } from '../calls/calls.repository';
+import { GatewayRuntime } from '../calls/gateway-runtime';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import type { CreatePolicyDto, PolicyDto, TestPolicyDto } from './policies.dto';
+import { PoliciesRepository, policyScope, type PolicyRow } from './policies.repository';
+
+export function policyToDto(row: PolicyRow): PolicyDto {
+  return {
+    id: row.id,
+    scope: row.scope,
+    team_id: row.teamId,
+    revision: row.revision,
+    text: row.text,
+    active: row.active,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function assertValid(text: string): void {
+  const validation = validatePolicies(text);
+  if (validation.ok) return;
+  throw new ToolException(
+    ToolExceptionCode.InvalidPolicy,
+    'The policy text is not valid Cedar for this gateway.',
+    {
+      issues: validation.errors.map((error) => ({
+        path: '/body/text',
+        message: `${error.line === undefined ? '' : `line ${error.line}, column ${error.column ?? 1}: `}${error.policyId === undefined ? '' : `${error.policyId}: `}${error.message}`,
+      })),
+      extensions: { policy_errors: validation.errors },
+    },
+  );
+}
+
+@Injectable()
+export class PoliciesService {
+  constructor(
+    @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
+    @Inject(CallsRepository) private readonly calls: CallsRepository,
+    @Inject(GatewayRuntime) private readonly runtime: GatewayRuntime,
+  ) {}
+
+  /** Adds a revision to the caller's scope (the team's, or the installation's for the bootstrap key). */
+  async create(principal: Principal, body: CreatePolicyDto): Promise<PolicyDto> {
+    assertValid(body.text);
+    const scope = policyScope(principal.teamId);
+    const id = randomUUID();
+    const created = await this.policies.create(
+      { id, scope, teamId: principal.teamId, text: body.text, createdBy: principal.actor },
+      (revision) => ({
+        actor: principal.actor,
+        teamId: principal.teamId,
+        action: 'policy.created',
+        entityType: 'policy',
+        entityId: id,
+        data: { scope, revision },
+      }),
+    );
+    return body.activate ? this.activate(principal, created.revision) : policyToDto(created);
+  }
+
+  async list(principal: Principal): Promise<{ items: PolicyDto[] }> {
+    return { items: (await this.policies.list(policyScope(principal.teamId))).map(policyToDto) };
+  }
+
+  async activate(principal: Principal, revision: number): Promise<PolicyDto> {
+    const scope = policyScope(principal.teamId);
+    const activated = await this.policies.activate(scope, revision, {
+      actor: principal.actor,
+      teamId: principal.teamId,
+      action: 'policy.activated',
+      entityType: 'policy',
+      entityId: `${scope}#${revision}`,
+      data: { scope, revision },
+    });
+    if (activated === null) {
+      throw new ToolException(
+        ToolExceptionCode.NotFound,
+        `Policy revision ${revision} was not found.`,
+      );
+    }
+    return policyToDto(activated);
+  }
+
+  /** The decision a policy text (or the active policy) makes for a sample call; nothing is saved. */
+  async test(principal: Principal, body: TestPolicyDto): Promise<PolicyDecision> {
+    if (principal.teamId === null) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidRequest,
+        'Testing a call needs a team key: policies decide calls of a team.',
+      );
+    }
+    const teamId = principal.teamId;
+    const [tool] = (await this.calls.findCallableTools([body.call.name], teamId)).sort(
+      (left, right) => Number(right.teamId === teamId) - Number(left.teamId === teamId),
+    );
+    const row = tool?.versions.find((version) => version.version === tool.release?.stableVersion);
+    if (tool === undefined || row === undefined) {
+      throw new ToolException(
+        ToolExceptionCode.UnknownTool,
+        `No callable tool named "${body.call.name}".`,
+        {
+          issues: [
+            {
+              path: '/body/call/name',
+              message: 'names no tool with a stable release for this team',
+            },
+          ],
+        },
+      );
+    }
+    const ir = row.ir as unknown as ToolIR;
+    const input: PolicyInput = {
+      principal: {
+        key_id: principal.keyId ?? principal.actor,
+        team: teamId,
+        scopes: ['calls:execute'],
+      },
+      tool: {
+        name: ir.name,
+        version: row.version,
+        tags: ir.tags ?? [],
+        behavior: {
+          readonly: ir.behavior.readonly,
+          destructive: ir.behavior.destructive,
+          idempotent: ir.behavior.idempotent,
+          open_world: ir.behavior.open_world,
+          requires_approval: ir.behavior.requires_approval,
+        },
+      },
+      arguments: body.call.arguments,
+    };
+    if (body.text === undefined) return (await this.runtime.policyFor(teamId)).decide(input);
+    assertValid(body.text);
+    return new CedarPolicyEngine(body.text, { revision: 'draft' }).decide(input);
+  }
+}
