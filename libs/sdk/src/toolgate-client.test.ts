@@ -315,7 +315,7 @@ describe('Toolgate#execute', () => {
       sendJson(response, {
         body: {
           results: wire,
-          calls: [{ id: 'toolu_01A', name: 'get_weather', status: 'succeeded' }],
+          calls: [{ id: 'toolu_01A', status: 'succeeded', tool: 'get_weather', version: '1.0.0' }],
         },
       }),
     );

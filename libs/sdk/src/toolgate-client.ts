@@ -113,7 +113,8 @@ export interface ExecuteOptions<TProvider extends Provider> {
 export interface ExecuteResult<TProvider extends Provider> {
   results: WireResultsByProvider[TProvider];
   /** The gateway's call records (200), or the followed call ids (202). */
-  calls: CallRecord[];
+  /** The calls as the gateway recorded them; after a 202 only their ids are known. */
+  calls: Array<Pick<CallRecord, 'id'> & Partial<CallRecord>>;
   /** The results as ToolResultIRs, when the gateway sent them that way (the 202 path). */
   toolResults: ToolResultIR[] | undefined;
   /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */

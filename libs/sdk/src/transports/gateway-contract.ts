@@ -72,9 +72,12 @@ export interface CreateCallsRequest {
 /** One call the gateway recorded for a `POST /v1/calls`. */
 export const CallRecordSchema = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  status: z.string().optional(),
-  tool_version: z.string().optional(),
+  /** `queued`, `running`, `awaiting_approval`, `succeeded`, `failed`, `cancelled` or `outcome_unknown`. */
+  status: z.string(),
+  /** The tool's name. */
+  tool: z.string(),
+  /** The tool version the call resolved to. */
+  version: z.string(),
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 
