@@ -392,7 +392,10 @@ describe('runToolLoop', () => {
     };
     const gateway = await startTestServer((_request, response) =>
       sendJson(response, {
-        body: { results: wire, calls: [{ id: 'toolu_01', status: 'succeeded' }] },
+        body: {
+          results: wire,
+          calls: [{ id: 'toolu_01', status: 'succeeded', tool: 'get_weather', version: '1.0.0' }],
+        },
       }),
     );
     try {
