@@ -20,6 +20,8 @@ for (const file of files) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
-  console.log(`${path.basename(file, '.json')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+  console.log(
+    `${path.basename(file, '.json')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
