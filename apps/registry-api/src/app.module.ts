@@ -21,6 +21,15 @@ import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './calls/gateway-options';
 import { GatewayRuntime } from './calls/gateway-runtime';
+import { CanaryGuardController } from './canary-guard/canary-guard.controller';
+import {
+  CANARY_GUARD_OPTIONS,
+  loadCanaryGuardOptions,
+  type CanaryGuardOptions,
+} from './canary-guard/canary-guard.options';
+import { CanaryGuardRepository } from './canary-guard/canary-guard.repository';
+import { CanaryGuardService } from './canary-guard/canary-guard.service';
+import { ReleaseHealthService } from './canary-guard/release-health.service';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { APP_CONFIG, DATABASE } from './database/database.tokens';
@@ -28,6 +37,11 @@ import { ExportCache } from './exports/export-cache';
 import { ExportsController } from './exports/exports.controller';
 import { ExportsService } from './exports/exports.service';
 import { HealthController } from './health/health.controller';
+import { McpCallsService } from './mcp/mcp-calls.service';
+import { McpCatalogService } from './mcp/mcp-catalog.service';
+import { McpController } from './mcp/mcp.controller';
+import { McpInFlightRegistry } from './mcp/mcp-in-flight.registry';
+import { McpServerFactory } from './mcp/mcp-server.factory';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
@@ -51,6 +65,8 @@ export class AppModule {
     config: AppConfig;
     database: Database;
     gateway: GatewayOptions;
+    /** Overrides of the canary guard's `CANARY_GUARD_*` environment settings. */
+    canaryGuard?: Partial<CanaryGuardOptions>;
   }): DynamicModule {
     return {
       module: AppModule,
@@ -61,11 +77,13 @@ export class AppModule {
         ToolsController,
         ToolVersionsController,
         ReleasesController,
+        CanaryGuardController,
         ExportsController,
         AuditController,
         CallsController,
         ApprovalsController,
         PoliciesController,
+        McpController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -86,6 +104,13 @@ export class AppModule {
         ToolVersionsService,
         ReleasesRepository,
         ReleasesService,
+        {
+          provide: CANARY_GUARD_OPTIONS,
+          useValue: loadCanaryGuardOptions(process.env, options.canaryGuard),
+        },
+        CanaryGuardRepository,
+        CanaryGuardService,
+        ReleaseHealthService,
         ExportCache,
         ExportsService,
         CallsRepository,
@@ -99,6 +124,10 @@ export class AppModule {
         CallEventsService,
         ApprovalsService,
         PoliciesService,
+        McpCatalogService,
+        McpCallsService,
+        McpServerFactory,
+        McpInFlightRegistry,
       ],
     };
   }

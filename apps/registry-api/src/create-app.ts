@@ -13,6 +13,7 @@ import { MAX_WAIT_MS } from './calls/calls.dto';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
+import { MCP_ROUTE } from './mcp/mcp-options';
 import { addProblemResponses } from './problem/problem-openapi';
 import { ToolException, ToolExceptionCode } from './problem/tool.exception';
 
@@ -80,7 +81,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       abortOnError: false,
     },
   );
-  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', MCP_ROUTE] });
   app.enableShutdownHooks();
   installFastifyHooks(app.getHttpAdapter().getInstance());
 

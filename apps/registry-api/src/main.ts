@@ -8,6 +8,7 @@ const lines = [
   `  API:      ${server.urls.api}`,
   `  Docs:     ${server.urls.docs}`,
   `  OpenAPI:  ${server.urls.openapi}`,
+  `  MCP:      ${server.urls.mcp} (Streamable HTTP)`,
   `  Health:   ${server.urls.health}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

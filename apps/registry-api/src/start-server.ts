@@ -4,12 +4,13 @@ import type { AppConfig } from './config/app-config';
 import { API_PATHS, createApp } from './create-app';
 import { openDatabase, type Database, type DatabaseTarget } from './database/database';
 import { createLogger } from './logging/logger';
+import { MCP_ROUTE } from './mcp/mcp-options';
 
 export interface RunningServer {
   app: NestFastifyApplication;
   database: Database;
   /** The URLs that exist, for the start banner. */
-  urls: { api: string; docs: string; openapi: string; health: string };
+  urls: { api: string; docs: string; openapi: string; health: string; mcp: string };
   close(): Promise<void>;
 }
 
@@ -40,6 +41,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
         docs: `${base}${API_PATHS.docs}`,
         openapi: `${base}${API_PATHS.openapi}`,
         health: `${base}${API_PATHS.health}`,
+        mcp: `${base}/${MCP_ROUTE}`,
       },
       async close() {
         await app.close();

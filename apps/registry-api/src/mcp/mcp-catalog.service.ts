@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ErrorCode,
+  McpError,
+  ToolSchema,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { decodeCursor, encodeCursor } from '../common/pagination';
+import { ExportsService } from '../exports/exports.service';
+import { MCP_PAGE_SIZE } from './mcp-options';
+
+const CatalogCursorSchema = z.strictObject({ after: z.string().min(1) });
+// The export body is a JSON string built by this process; parsing it checks the MCP Tool shape too.
+const McpExportSchema = z.object({ tools: z.array(ToolSchema) });
+
+type McpTool = ListToolsResult['tools'][number];
+
+function byName(left: McpTool, right: McpTool): number {
+  if (left.name === right.name) return 0;
+  return left.name < right.name ? -1 : 1;
+}
+
+/**
+ * `tools/list`: the caller's catalog as the MCP export renders it (own tools and public ones, each
+ * resolved to the version this key gets), so MCP clients see exactly what `GET /v1/exports?format=mcp`
+ * shows. Pages are cut by name, so a tool published between two pages shifts no other tool.
+ */
+@Injectable()
+export class McpCatalogService {
+  constructor(@Inject(ExportsService) private readonly exportsService: ExportsService) {}
+
+  async listTools(
+    principal: Principal,
+    cursor: string | undefined,
+    pageSize = MCP_PAGE_SIZE,
+  ): Promise<ListToolsResult> {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, CatalogCursorSchema);
+    if (after === null) {
+      throw new McpError(ErrorCode.InvalidParams, 'The cursor is not one this server returned.');
+    }
+    // The subject calls resolve with, so a canary tool listed here is the version a call runs.
+    const rendered = await this.exportsService.export(
+      principal,
+      { format: 'mcp' },
+      principal.keyId ?? principal.actor,
+    );
+    const tools = McpExportSchema.parse(JSON.parse(rendered.body)).tools.sort(byName);
+    const start = after === undefined ? 0 : tools.filter((tool) => tool.name <= after.after).length;
+    const page = tools.slice(start, start + pageSize);
+    const last = page.at(-1);
+    return {
+      tools: page,
+      ...(start + pageSize < tools.length && last !== undefined
+        ? { nextCursor: encodeCursor({ after: last.name }) }
+        : {}),
+    };
+  }
+}

@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { IdempotencyKeySchema } from '../calls/calls.dto';
+import type { Principal } from '../auth/principal';
+import { McpCallsService, type McpCallContext } from './mcp-calls.service';
+import { McpCatalogService } from './mcp-catalog.service';
+import { inFlightKey, McpInFlightRegistry } from './mcp-in-flight.registry';
+import { MCP_META } from './mcp-options';
+
+const SERVER_INFO = { name: 'toolgate', title: 'Toolgate registry', version: '0.1.0' };
+const INSTRUCTIONS =
+  "Tools of this team's Toolgate catalog. Calls run through the gateway's policies, approvals " +
+  'and audit; a call that needs approval returns an error result naming the approval.';
+
+/** Who one MCP request runs for, worked out from its HTTP request before the server is built. */
+export interface McpCaller {
+  principal: Principal;
+  conversationId: string | undefined;
+}
+
+/**
+ * Builds an MCP server for one HTTP request (stateless Streamable HTTP: any replica can answer any
+ * request, no session lives in memory). The low-level `Server` is used rather than `McpServer`
+ * because the tool list is the registry's, not a fixed set of registered handlers.
+ */
+@Injectable()
+export class McpServerFactory {
+  constructor(
+    @Inject(McpCatalogService) private readonly catalog: McpCatalogService,
+    @Inject(McpCallsService) private readonly calls: McpCallsService,
+    @Inject(McpInFlightRegistry) private readonly inFlight: McpInFlightRegistry,
+  ) {}
+
+  create(caller: McpCaller): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+    });
+    server.setRequestHandler(ListToolsRequestSchema, (request) =>
+      this.catalog.listTools(caller.principal, request.params?.cursor),
+    );
+    const { conversationId } = caller;
+    if (conversationId !== undefined) {
+      // Replaces the SDK's own handler, which only knows requests of this (fresh) server instance.
+      server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+        const { requestId, reason } = notification.params;
+        if (requestId === undefined) return;
+        this.inFlight.cancel(
+          inFlightKey({ actor: caller.principal.actor, conversationId, requestId }),
+          reason,
+        );
+      });
+    }
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const meta = request.params._meta;
+      const key = IdempotencyKeySchema.safeParse(meta?.[MCP_META.idempotencyKey]);
+      if (!key.success) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `_meta["${MCP_META.idempotencyKey}"] must be 1-255 visible ASCII characters.`,
+        );
+      }
+      const progressToken = meta?.progressToken;
+      const tracked =
+        conversationId === undefined
+          ? undefined
+          : this.inFlight.track(
+              inFlightKey({
+                actor: caller.principal.actor,
+                conversationId,
+                requestId: extra.requestId,
+              }),
+            );
+      const context: McpCallContext = {
+        signal:
+          tracked === undefined ? extra.signal : AbortSignal.any([extra.signal, tracked.signal]),
+        conversationId: caller.conversationId,
+        idempotencyKey: key.data,
+        ...(progressToken === undefined
+          ? {}
+          : {
+              onProgress: (progress) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, ...progress },
+                }),
+            }),
+      };
+      try {
+        return await this.calls.callTool(
+          caller.principal,
+          { name: request.params.name, arguments: request.params.arguments ?? {} },
+          context,
+        );
+      } finally {
+        tracked?.release();
+      }
+    });
+    return server;
+  }
+}
