@@ -3,8 +3,8 @@ import { formatJsonPointer, parseJsonPointer } from './json-pointer';
 import { SchemaIndex } from './schema-index';
 import { childSubschemas, escapePointerToken, walkSchema, type SchemaNode } from './walk-schema';
 
-// Applicators that apply their subschemas to the same instance location, as a `$ref` does.
-const IN_PLACE_KEYWORDS = new Set([
+/** Applicators that apply their subschemas to the same instance location, as a `$ref` does. */
+export const IN_PLACE_KEYWORDS: ReadonlySet<string> = new Set([
   'allOf',
   'anyOf',
   'oneOf',

@@ -5,6 +5,7 @@ import { formatJsonPointer, parseJsonPointer, resolveJsonPointer } from './json-
 import { SchemaIndex, type RefTarget } from './schema-index';
 import { childSubschemas, escapePointerToken, mapSchema, type SchemaNode } from './walk-schema';
 import { isRecord } from '../json/is-record';
+import { IN_PLACE_KEYWORDS } from './find-unguarded-cycles';
 
 /**
  * A schema in Toolgate's canonical form: every acyclic local `$ref` inlined, recursion kept as `$ref`s.
@@ -65,18 +66,6 @@ interface CycleCheck {
   inPlace: boolean;
   at: string;
 }
-
-// Applicators that apply their subschemas to the same instance location; a `$ref` hop is one too.
-const IN_PLACE_KEYWORDS = new Set([
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'dependentSchemas',
-]);
 
 class SchemaResolver {
   readonly #index: SchemaIndex;
