@@ -13,7 +13,7 @@ import {
 } from '../support/redis-test-prefix';
 import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
 import type { WorkerProcess } from '../support/worker-process';
-import { startWorkerProcess, testCounterKey, waitFor } from '../support/worker-process';
+import { readTestCounter, startWorkerProcess, waitFor } from '../support/worker-process';
 
 describe('two worker processes on one Redis', () => {
   const prefix = createTestPrefix();
@@ -22,11 +22,8 @@ describe('two worker processes on one Redis', () => {
   let queue: BullMqDriver;
   let workers: WorkerProcess[] = [];
 
-  const counter = async (
-    name: 'starts' | 'completions' | 'outcomes',
-    callId: string,
-  ): Promise<number> =>
-    Number((await redis.get(testCounterKey({ prefix, counter: name, callId }))) ?? 0);
+  const counter = (name: 'starts' | 'completions' | 'outcomes', callId: string): Promise<number> =>
+    readTestCounter(redis, { prefix, counter: name, callId });
 
   const finished = async (callId: string): Promise<CallRecord | undefined> => {
     const record = await calls.getCall(callId);

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from './redis-test-prefix';
 
 const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -15,6 +16,14 @@ export function testCounterKey(input: {
   callId: string;
 }): string {
   return `${input.prefix}:test:${input.counter}:${input.callId}`;
+}
+
+/** Reads a per-call test counter (0 when the test worker never touched it). */
+export async function readTestCounter(
+  redis: Pick<Redis, 'get'>,
+  key: Parameters<typeof testCounterKey>[0],
+): Promise<number> {
+  return Number((await redis.get(testCounterKey(key))) ?? 0);
 }
 
 /** A worker child process; `close` kills it if it is still running. */
