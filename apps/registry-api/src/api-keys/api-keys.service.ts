@@ -3,6 +3,7 @@ import { generateApiKey } from '../auth/api-key-secret';
 import { AuthCache } from '../auth/auth-cache';
 import { ownsTeam, type Principal } from '../auth/principal';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import type { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './api-keys.dto';
 import { ApiKeysRepository, type ApiKeyRow } from './api-keys.repository';
@@ -29,21 +30,7 @@ export class ApiKeysService {
   ) {}
 
   async create(principal: Principal, body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
-    const teamId = body.team_id ?? principal.teamId;
-    if (teamId === null) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        'The installation admin key must name the team.',
-        {
-          issues: [
-            { path: '/body/team_id', message: 'is required with the installation admin key' },
-          ],
-        },
-      );
-    }
-    // Another team is invisible to a team key: 404, as if it did not exist.
-    const team = ownsTeam(principal, teamId) ? await this.teams.findById(teamId) : null;
-    if (!team) throw new ToolException(ToolExceptionCode.NotFound, `Team ${teamId} was not found.`);
+    const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const key = generateApiKey();
     const row = await this.keys.create(
       {

@@ -5,6 +5,7 @@ import { ownsTeam, type Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ExportCache } from '../exports/export-cache';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { isUnavailable } from './deprecation-headers';
 import type { CreateToolDto, ListToolsQueryDto, SearchToolsQueryDto, ToolDto } from './tools.dto';
@@ -48,28 +49,7 @@ export class ToolsService {
   ) {}
 
   async create(principal: Principal, body: CreateToolDto): Promise<ToolDto> {
-    const teamId = principal.teamId ?? body.team_id;
-    if (teamId === undefined) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        'The installation admin key must name the team.',
-        {
-          issues: [
-            { path: '/body/team_id', message: 'is required with the installation admin key' },
-          ],
-        },
-      );
-    }
-    if (
-      principal.teamId !== null &&
-      body.team_id !== undefined &&
-      body.team_id !== principal.teamId
-    ) {
-      throw new ToolException(ToolExceptionCode.NotFound, `Team ${body.team_id} was not found.`);
-    }
-    if (!(await this.teams.findById(teamId))) {
-      throw new ToolException(ToolExceptionCode.NotFound, `Team ${teamId} was not found.`);
-    }
+    const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const id = body.id ?? randomUUID();
     const tool = await this.tools.create(
       {
