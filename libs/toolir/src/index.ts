@@ -44,6 +44,7 @@ export {
 export { checkJsonSchema } from './json-schema/check-json-schema';
 export { canonicalJson } from './json/canonical-json';
 export { cloneJson } from './json/clone-json';
+export { setOwnProperty } from './json/set-own-property';
 export {
   walkSchema,
   mapSchema,

@@ -1,13 +1,9 @@
+import { cloneJson } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import { mergeRootComposition } from '../shared/json-schema/merge-root-composition';
 import { resolveLocalRef } from '../shared/json-schema/resolve-local-ref';
-import {
-  cloneJson,
-  isSchemaNode,
-  mapSubschemas,
-  type SchemaNode,
-} from '../shared/json-schema/schema-node';
+import { isSchemaNode, mapSubschemas, type SchemaNode } from '../shared/json-schema/schema-node';
 import { toStrictSchema, type StrictProfile } from '../shared/json-schema/strict-schema';
 import type { AnthropicInputSchema } from './anthropic-api';
 

@@ -1,3 +1,4 @@
+import { cloneJson, setOwnProperty } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import { appendConstraintsToDescription } from '../shared/json-schema/describe-constraints';
@@ -7,11 +8,9 @@ import {
   mergeObjectComposition,
 } from '../shared/json-schema/merge-root-composition';
 import {
-  cloneJson,
   isSchemaNode,
   listOf,
   pointer,
-  setOwn,
   typeList,
   typeOfValues,
   type SchemaNode,
@@ -222,7 +221,7 @@ class GeminiSchemaConverter {
       for (const [key, value] of Object.entries(
         isSchemaNode(member['properties']) ? member['properties'] : {},
       ))
-        setOwn(properties, key, value);
+        setOwnProperty(properties, key, value);
       for (const key of Array.isArray(member['required']) ? member['required'] : [])
         required.add(key);
     }
@@ -403,7 +402,7 @@ class GeminiSchemaConverter {
           action: 'dropped',
           detail: `property "${key}" has no Gemini form`,
         });
-      else setOwn(properties, key, converted);
+      else setOwnProperty(properties, key, converted);
     }
     if (Object.keys(properties).length > 0) context.out['properties'] = properties;
     const required = Array.isArray(node['required'])

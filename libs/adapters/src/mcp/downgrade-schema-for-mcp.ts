@@ -1,11 +1,10 @@
+import { cloneJson, setOwnProperty } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import {
-  cloneJson,
   isSchemaNode,
   mapSubschemas,
   pointer,
-  setOwn,
   type SchemaNode,
 } from '../shared/json-schema/schema-node';
 
@@ -33,7 +32,7 @@ function objectifyBooleanProperties(
     if (isSchemaNode(properties)) {
       for (const [key, value] of Object.entries(properties)) {
         if (typeof value !== 'boolean') continue;
-        setOwn(properties, key, value ? {} : { not: {} });
+        setOwnProperty(properties, key, value ? {} : { not: {} });
         reporter.note(pointer(path, 'properties', key), 'properties', {
           action: 'rewritten',
           detail: `boolean schema ${String(value)} written as an object`,

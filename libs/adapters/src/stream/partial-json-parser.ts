@@ -1,3 +1,4 @@
+import { setOwnProperty } from '@toolgate/toolir';
 import { IncompleteJsonError, InvalidJsonError } from './partial-json-errors';
 
 // Design: one state machine over char codes that keeps its state between chunks, so each character
@@ -511,7 +512,7 @@ class IncrementalJsonParser implements PartialJsonParser {
     }
     if (this.snapshots && frame.owned !== this.epoch) this.own(frame);
     if (frame.isArray) (frame.container as unknown[])[frame.index] = value;
-    else setMember(frame.container as Record<string, unknown>, frame.key, value);
+    else setOwnProperty(frame.container as Record<string, unknown>, frame.key, value);
   }
 
   /** Places a finished value and records its path; returns the state that follows a value. */
@@ -530,7 +531,7 @@ class IncrementalJsonParser implements PartialJsonParser {
       this.log.push(frame, frame.index);
       frame.index++;
     } else {
-      setMember(frame.container as Record<string, unknown>, frame.key, value);
+      setOwnProperty(frame.container as Record<string, unknown>, frame.key, value);
       this.log.push(frame, frame.key);
     }
     return S_AFTER_VALUE;
@@ -583,7 +584,8 @@ class IncrementalJsonParser implements PartialJsonParser {
       const parent = current.parent;
       if (parent === null) this.root = copy;
       else if (parent.isArray) (parent.container as unknown[])[current.slot as number] = copy;
-      else setMember(parent.container as Record<string, unknown>, current.slot as string, copy);
+      else
+        setOwnProperty(parent.container as Record<string, unknown>, current.slot as string, copy);
     }
   }
 
@@ -595,20 +597,6 @@ class IncrementalJsonParser implements PartialJsonParser {
     });
     this.failure = error;
     return error;
-  }
-}
-
-/** Sets an own data property, as JSON.parse does, even for `__proto__`. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
   }
 }
 

@@ -1,15 +1,9 @@
+import { cloneJson } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../downgrade-report';
 import { mergeRootComposition } from './merge-root-composition';
 import { checkSchemaLimits, DEFAULT_OPENAI_LIMITS, type SchemaLimits } from './schema-limits';
-import {
-  cloneJson,
-  isSchemaNode,
-  mapSubschemas,
-  pointer,
-  typeList,
-  type SchemaNode,
-} from './schema-node';
+import { isSchemaNode, mapSubschemas, pointer, typeList, type SchemaNode } from './schema-node';
 import { toStrictSchema, type StrictProfile } from './strict-schema';
 
 /** What OpenAI strict mode keeps (openai-node `transform-json-schema.ts`); everything else goes to the description. */

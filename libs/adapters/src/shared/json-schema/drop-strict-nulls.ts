@@ -1,6 +1,7 @@
+import { setOwnProperty } from '@toolgate/toolir';
 import { acceptsNull } from './accepts-null';
 import { resolveLocalRef } from './resolve-local-ref';
-import { isSchemaNode, setOwn, type SchemaNode } from './schema-node';
+import { isSchemaNode, type SchemaNode } from './schema-node';
 
 function resolve(schema: unknown, root: unknown): SchemaNode | undefined {
   let current = schema;
@@ -33,11 +34,11 @@ export function dropStrictNulls(value: unknown, schema: unknown, root: unknown):
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (propertySchema === undefined) {
-      setOwn(result, key, item);
+      setOwnProperty(result, key, item);
     } else if (item === null && !required.includes(key) && !acceptsNull(propertySchema, root)) {
       continue;
     } else {
-      setOwn(result, key, dropStrictNulls(item, propertySchema, root));
+      setOwnProperty(result, key, dropStrictNulls(item, propertySchema, root));
     }
   }
   return result;

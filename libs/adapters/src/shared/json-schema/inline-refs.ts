@@ -1,6 +1,7 @@
+import { cloneJson } from '@toolgate/toolir';
 import type { ToolReporter } from '../downgrade-report';
 import { resolveLocalRef, refName } from './resolve-local-ref';
-import { cloneJson, isSchemaNode, mapSubschemas, pointer, type SchemaNode } from './schema-node';
+import { isSchemaNode, mapSubschemas, pointer, type SchemaNode } from './schema-node';
 
 /** How deep a recursive `$ref` is expanded before it is cut. */
 export interface InlineRefsOptions {

@@ -1,7 +1,8 @@
+import { setOwnProperty } from '@toolgate/toolir';
 import type { ToolReporter } from '../downgrade-report';
 import { appendSentence } from './describe-constraints';
 import { resolveLocalRef } from './resolve-local-ref';
-import { isSchemaNode, setOwn, type SchemaNode } from './schema-node';
+import { isSchemaNode, type SchemaNode } from './schema-node';
 
 const COMPOSITION_KEYWORDS = ['allOf', 'anyOf', 'oneOf'] as const;
 
@@ -72,7 +73,7 @@ export function mergeObjectComposition(
       if (!isSchemaNode(member['properties'])) continue;
       for (const [key, schema] of Object.entries(member['properties'])) {
         const existing = Object.hasOwn(properties, key) ? properties[key] : undefined;
-        setOwn(
+        setOwnProperty(
           properties,
           key,
           existing === undefined || JSON.stringify(existing) === JSON.stringify(schema)

@@ -1,3 +1,4 @@
+import { setOwnProperty } from '@toolgate/toolir';
 import { joinPointer } from '../wire-boundary';
 
 /** A JSON Schema object node (boolean schemas are handled where they can appear). */
@@ -31,21 +32,6 @@ export const MAP_SUBSCHEMA_KEYWORDS = [
 /** Keywords whose value is a list of subschemas. */
 export const LIST_SUBSCHEMA_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 
-/**
- * Sets an own property, also for the key `"__proto__"` (which plain assignment would turn into a
- * prototype change, silently losing a property named so).
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else target[key] = value;
-}
-
 /** The value as a list of unknowns, when it is an array (narrowing without `any`). */
 export function listOf(value: unknown): unknown[] | undefined {
   return Array.isArray(value) ? (value as unknown[]) : undefined;
@@ -54,17 +40,6 @@ export function listOf(value: unknown): unknown[] | undefined {
 /** True for a JSON object schema node. */
 export function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A deep copy of plain JSON data (schemas are JSON; no Dates or Maps inside). */
-export function cloneJson<TValue>(value: TValue): TValue {
-  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as TValue;
-  if (isSchemaNode(value)) {
-    const copy: SchemaNode = {};
-    for (const [key, item] of Object.entries(value)) setOwn(copy, key, cloneJson(item));
-    return copy as TValue;
-  }
-  return value;
 }
 
 /** Appends to a pointer: `pointer(base, 'properties', 'x')`. */
@@ -123,7 +98,7 @@ export function mapSubschemas(
     const value = node[keyword];
     const kind = SUBSCHEMA_KIND.get(keyword);
     if (kind === undefined || value === undefined) {
-      setOwn(result, keyword, value);
+      setOwnProperty(result, keyword, value);
     } else if (kind === 'single') {
       // Draft-07 tuple form of `items` is a list of schemas.
       const mapped = Array.isArray(value)
@@ -138,7 +113,7 @@ export function mapSubschemas(
       const mapped: SchemaNode = {};
       for (const key of Object.keys(value)) {
         const next = visit(value[key], pointer(path, keyword, key));
-        if (next !== undefined) setOwn(mapped, key, next);
+        if (next !== undefined) setOwnProperty(mapped, key, next);
       }
       result[keyword] = mapped;
     } else {

@@ -1,14 +1,13 @@
+import { cloneJson, setOwnProperty } from '@toolgate/toolir';
 import type { ToolReporter } from '../downgrade-report';
 import { acceptsNull } from './accepts-null';
 import { appendConstraintsToDescription } from './describe-constraints';
 import { hasObjectComposition, mergeObjectComposition } from './merge-root-composition';
 import { resolveLocalRef } from './resolve-local-ref';
 import {
-  cloneJson,
   isSchemaNode,
   listOf,
   pointer,
-  setOwn,
   typeList,
   typeOfValues,
   type SchemaNode,
@@ -101,7 +100,7 @@ export function toStrictSchema(
       } else if (key === 'minItems' && typeof value === 'number' && value > 1) {
         moved.push([key, value]);
       } else if (profile.keep.has(key)) {
-        setOwn(result, key, value);
+        setOwnProperty(result, key, value);
       } else {
         moved.push([key, value]);
       }
@@ -113,7 +112,7 @@ export function toStrictSchema(
     if (isSchemaNode(result['properties'])) {
       const properties: SchemaNode = {};
       for (const [key, value] of Object.entries(result['properties']))
-        setOwn(properties, key, visit(value, pointer(path, 'properties', key)));
+        setOwnProperty(properties, key, visit(value, pointer(path, 'properties', key)));
       result['properties'] = properties;
     }
     for (const keyword of ['$defs', 'definitions'] as const) {
@@ -121,7 +120,7 @@ export function toStrictSchema(
       if (!isSchemaNode(definitions)) continue;
       const mapped: SchemaNode = {};
       for (const [key, value] of Object.entries(definitions))
-        setOwn(mapped, key, visit(value, pointer(path, keyword, key)));
+        setOwnProperty(mapped, key, visit(value, pointer(path, keyword, key)));
       result[keyword] = mapped;
     }
     for (const keyword of ['anyOf', 'allOf'] as const) {
@@ -223,7 +222,7 @@ function requireEveryProperty(
       action: 'rewritten',
       detail: 'optional property sent as required and nullable; a null is dropped on the way back',
     });
-    if (!acceptsNull(schema, root)) setOwn(properties, key, makeNullable(schema));
+    if (!acceptsNull(schema, root)) setOwnProperty(properties, key, makeNullable(schema));
   }
   result['required'] = Object.keys(properties);
 }
