@@ -21,25 +21,134 @@ const HttpUrlSchema = z
   .min(1)
   .refine((url) => /^https?:\/\//i.test(url), 'must be an http:// or https:// URL');
 
-/** Calls an HTTP endpoint: `{arg}` placeholders in the URL are filled (URL-encoded) from the arguments. */
-export const HttpExecutorConfigSchema = z.strictObject({
-  kind: z.literal('http'),
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
-  /** URL template, e.g. `https://api.example.com/orders/{order_id}`. */
-  url: HttpUrlSchema,
-  headers: z.record(z.string(), HeaderValueSchema).default({}),
-  /** What goes into the JSON body; default: the arguments not used in the URL for POST/PUT/PATCH, nothing otherwise. */
-  body: z.enum(['arguments', 'remaining_arguments', 'none']).optional(),
-  /** What goes into the query string; default: the arguments not used in the URL for GET/HEAD/DELETE. */
-  query: z.enum(['remaining_arguments', 'none']).optional(),
-  /** Reading stops (and the call fails) past this many response bytes. */
-  max_response_bytes: z
-    .number()
-    .int()
-    .positive()
-    .max(100 * 1024 * 1024)
-    .default(1024 * 1024),
+// RFC 9110 §5.6.2: a field name is a token.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Whether `name` may name a header or a cookie (an RFC 9110 token). */
+export function isHttpTokenName(name: string): boolean {
+  return HEADER_NAME.test(name);
+}
+
+/** Headers the executor sets itself or that describe the connection; an argument never writes them. */
+export const EXECUTOR_RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'connection',
+  'content-length',
+  'content-type',
+  'cookie',
+  'host',
+  'transfer-encoding',
+]);
+
+/** Where one argument goes in the request (OpenAPI 3.x Parameter Object locations and styles). */
+export const HttpParameterSchema = z.strictObject({
+  /** The request part: a `{name}` URL placeholder, the query string, a header or the Cookie header. */
+  in: z.enum(['path', 'query', 'header', 'cookie']),
+  /** The name on the wire when it differs from the argument's name (e.g. `X-Request-Id`, `page[size]`). */
+  name: z.string().min(1).optional(),
+  /** How arrays and objects are written: `simple` for path and header, `form` (default in query and cookie), `spaceDelimited`, `pipeDelimited` or `deepObject` in query. */
+  style: z.enum(['simple', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']).optional(),
+  /** Whether array items and object properties become separate pairs; default true for `form`, false otherwise. */
+  explode: z.boolean().optional(),
+  /** Query only: reserved characters (RFC 3986 §2.2) are sent without percent-encoding. */
+  allow_reserved: z.boolean().optional(),
 });
+/** Where one argument goes in the request. */
+export type HttpParameter = z.infer<typeof HttpParameterSchema>;
+
+/** The OpenAPI styles each parameter location allows. */
+export const HTTP_PARAMETER_STYLES: Readonly<Record<HttpParameter['in'], ReadonlySet<string>>> = {
+  path: new Set(['simple']),
+  header: new Set(['simple']),
+  query: new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']),
+  cookie: new Set(['form']),
+};
+
+/** Calls an HTTP endpoint: `{arg}` placeholders in the URL are filled (URL-encoded) from the arguments. */
+export const HttpExecutorConfigSchema = z
+  .strictObject({
+    kind: z.literal('http'),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
+    /** URL template, e.g. `https://api.example.com/orders/{order_id}`. */
+    url: HttpUrlSchema,
+    headers: z.record(z.string(), HeaderValueSchema).default({}),
+    /** Argument name -> where it goes; arguments not listed follow the `body`/`query` rules as before. */
+    parameters: z.record(z.string(), HttpParameterSchema).optional(),
+    /**
+     * What goes into the JSON body; default: the arguments not used in the URL (nor listed in
+     * `parameters`) for POST/PUT/PATCH, nothing otherwise. `{argument}`: that one argument's value
+     * is the whole body (arrays, primitives), none when it is absent.
+     */
+    body: z
+      .union([
+        z.enum(['arguments', 'remaining_arguments', 'none']),
+        z.strictObject({ argument: z.string().min(1) }),
+      ])
+      .optional(),
+    /** What goes into the query string; default: the arguments not used in the URL (nor listed in `parameters`) for GET/HEAD/DELETE. */
+    query: z.enum(['remaining_arguments', 'none']).optional(),
+    /** Reading stops (and the call fails) past this many response bytes. */
+    max_response_bytes: z
+      .number()
+      .int()
+      .positive()
+      .max(100 * 1024 * 1024)
+      .default(1024 * 1024),
+  })
+  .superRefine((config, context) => {
+    const fixedHeaders = new Set(Object.keys(config.headers).map((name) => name.toLowerCase()));
+    for (const [argument, parameter] of Object.entries(config.parameters ?? {})) {
+      const path = ['parameters', argument];
+      const wireName = parameter.name ?? argument;
+      if (parameter.style !== undefined && !HTTP_PARAMETER_STYLES[parameter.in].has(parameter.style))
+        context.addIssue({
+          code: 'custom',
+          path: [...path, 'style'],
+          message: `style ${parameter.style} is not defined for ${parameter.in} parameters`,
+        });
+      if (parameter.style === 'deepObject' && parameter.explode === false)
+        context.addIssue({
+          code: 'custom',
+          path: [...path, 'explode'],
+          message: 'deepObject is defined for explode: true only',
+        });
+      if (parameter.allow_reserved !== undefined && parameter.in !== 'query')
+        context.addIssue({
+          code: 'custom',
+          path: [...path, 'allow_reserved'],
+          message: 'allow_reserved applies to query parameters only',
+        });
+      if (parameter.in === 'path' && !config.url.includes(`{${wireName}}`))
+        context.addIssue({
+          code: 'custom',
+          path,
+          message: `the URL has no {${wireName}} placeholder`,
+        });
+      if (parameter.in === 'header') {
+        const lower = wireName.toLowerCase();
+        if (!HEADER_NAME.test(wireName))
+          context.addIssue({ code: 'custom', path, message: `"${wireName}" is not a header name` });
+        else if (EXECUTOR_RESERVED_HEADERS.has(lower) || fixedHeaders.has(lower))
+          context.addIssue({
+            code: 'custom',
+            path,
+            message: `the header ${wireName} is set by the executor or by \`headers\``,
+          });
+      }
+      if (parameter.in === 'cookie' && !HEADER_NAME.test(wireName))
+        context.addIssue({ code: 'custom', path, message: `"${wireName}" is not a cookie name` });
+    }
+    if (
+      typeof config.body === 'object' &&
+      config.parameters !== undefined &&
+      Object.hasOwn(config.parameters, config.body.argument)
+    )
+      context.addIssue({
+        code: 'custom',
+        path: ['body', 'argument'],
+        message: `"${config.body.argument}" is also listed in parameters`,
+      });
+  });
 /** Configuration of the `http` executor. */
 export type HttpExecutorConfig = z.infer<typeof HttpExecutorConfigSchema>;
 

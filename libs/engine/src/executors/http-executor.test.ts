@@ -5,7 +5,7 @@ import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harne
 import { readBody, startTestServer } from '../__fixtures__/http-test-server';
 import type { TestServer } from '../__fixtures__/http-test-server';
 import { executeCall } from '../pipeline/execute-call';
-import type { HttpExecutorConfig } from './executor-config';
+import { ExecutorConfigSchema, type HttpExecutorConfig } from './executor-config';
 import { createHttpExecutor } from './http-executor';
 import { staticSecretResolver } from './secret-resolver';
 
@@ -296,5 +296,266 @@ describe('http executor', () => {
     const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
     expect(outcome.result.error).toMatchObject({ code: 'invalid_arguments' });
     expect(outcome.result.error?.message).toContain('"id"');
+  });
+});
+
+describe('http executor parameters mapping', () => {
+  interface Seen {
+    method: string | undefined;
+    url: string | undefined;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }
+
+  async function recordingServer(): Promise<{ server: TestServer; seen: Seen[] }> {
+    const seen: Seen[] = [];
+    const server = await serve((request, response) => {
+      void readBody(request).then((body) => {
+        seen.push({ method: request.method, url: request.url, headers: request.headers, body });
+        response.setHeader('content-type', 'application/json');
+        response.end('{"ok":true}');
+      });
+    });
+    return { server, seen };
+  }
+
+  it('serializes query arguments per OpenAPI style and explode, after the unmapped ones', async () => {
+    const { server, seen } = await recordingServer();
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/search?v=2`,
+        parameters: {
+          tags: { in: 'query' },
+          ids: { in: 'query', explode: false },
+          words: { in: 'query', style: 'spaceDelimited' },
+          pipes: { in: 'query', style: 'pipeDelimited', explode: false },
+          filter: { in: 'query', style: 'deepObject', explode: true },
+          point: { in: 'query' },
+          color: { in: 'query', explode: false },
+          page_size: { in: 'query', name: 'page size' },
+          path: { in: 'query', allow_reserved: true },
+          skipped: { in: 'query' },
+          empty: { in: 'query' },
+        },
+      },
+    });
+    const outcome = await executeCall(
+      callOf('http_tool', {
+        legacy: 'a b',
+        tags: ['red', 'a&b'],
+        ids: [3, 4, 5],
+        words: ['x y', 'z'],
+        pipes: ['p', 'q'],
+        filter: { status: 'open', owner: { id: 7 } },
+        point: { x: 1, y: 2 },
+        color: { R: 100, G: 200 },
+        page_size: 20,
+        path: '/a/b?c=d',
+        empty: [],
+      }),
+      harnessFor(tool).context,
+    );
+    expect(outcome.result.ok, JSON.stringify(outcome.result)).toBe(true);
+    expect(seen[0]?.url).toBe(
+      [
+        '/search?v=2',
+        'legacy=a+b',
+        'tags=red',
+        'tags=a%26b',
+        'ids=3,4,5',
+        'words=x%20y%20z',
+        'pipes=p%7Cq',
+        'filter%5Bstatus%5D=open',
+        'filter%5Bowner%5D%5Bid%5D=7',
+        'x=1',
+        'y=2',
+        'color=R,100,G,200',
+        'page%20size=20',
+        'path=/a/b?c=d',
+      ].join('&'),
+    );
+  });
+
+  it('sends header and cookie arguments, renames wire names and keeps the configured headers', async () => {
+    const { server, seen } = await recordingServer();
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/pets/{pet-id}`,
+        headers: { authorization: { secret: 'API_KEY', prefix: 'Bearer ' }, cookie: 'fixed=1' },
+        parameters: {
+          pet_id: { in: 'path', name: 'pet-id' },
+          request_id: { in: 'header', name: 'X-Request-Id' },
+          flags: { in: 'header', name: 'X-Flags' },
+          session: { in: 'cookie' },
+          prefs: { in: 'cookie', explode: false },
+          absent: { in: 'header', name: 'X-Absent' },
+        },
+        query: 'none',
+      },
+    });
+    const outcome = await executeCall(
+      callOf('http_tool', {
+        pet_id: 'a/b',
+        request_id: 'r-1',
+        flags: ['a', 'b'],
+        session: 's; x=1',
+        prefs: ['dark', 'wide'],
+        unused: 'not sent',
+      }),
+      harnessFor(tool).context,
+    );
+    expect(outcome.result.ok, JSON.stringify(outcome.result)).toBe(true);
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/pets/a%2Fb', body: '' });
+    expect(seen[0]?.headers).toMatchObject({
+      authorization: `Bearer ${SECRET}`,
+      'x-request-id': 'r-1',
+      'x-flags': 'a,b',
+      cookie: 'fixed=1; session=s%3B%20x%3D1; prefs=dark,wide',
+    });
+    expect(seen[0]?.headers).not.toHaveProperty('x-absent');
+  });
+
+  it.each([
+    ['a line feed', 'v\r\nX-Injected: 1'],
+    ['a NUL', 'v\u0000'],
+    ['a character outside Latin-1', 'snowman \u2603'],
+  ])(
+    'refuses a header argument with %s, without calling, as a non-retryable invalid_arguments',
+    async (_name, value) => {
+      let hits = 0;
+      const server = await serve((_request, response) => {
+        hits += 1;
+        response.end();
+      });
+      const tool = httpTool({
+        config: {
+          kind: 'http',
+          method: 'GET',
+          url: server.url,
+          parameters: { trace: { in: 'header', name: 'X-Trace' } },
+        },
+        max_retries: 2,
+      });
+      const outcome = await executeCall(
+        callOf('http_tool', { trace: value }),
+        harnessFor(tool).context,
+      );
+      expect(hits).toBe(0);
+      expect(outcome.result.error).toMatchObject({ code: 'invalid_arguments', retryable: false });
+      expect(outcome.result.error?.message).toContain('X-Trace');
+      expect(outcome.execution.attempts).toBe(1);
+    },
+  );
+
+  it('sends one argument as the whole body, beside a path argument of the same name inside it', async () => {
+    const { server, seen } = await recordingServer();
+    const putUser = httpTool({
+      name: 'put_user',
+      config: {
+        kind: 'http',
+        method: 'PUT',
+        url: `${server.url}/users/{username}`,
+        parameters: { username: { in: 'path' }, dry_run: { in: 'query', name: 'dryRun' } },
+        body: { argument: 'body' },
+        query: 'none',
+      },
+    });
+    const postList = httpTool({
+      name: 'post_list',
+      config: {
+        kind: 'http',
+        method: 'POST',
+        url: `${server.url}/users/list`,
+        body: { argument: 'body' },
+      },
+    });
+    const { context } = createHarness({
+      tools: [putUser, postList],
+      executors: { http: createHttpExecutor() },
+    });
+    const put = await executeCall(
+      callOf('put_user', { username: 'old name', dry_run: true, body: { username: 'new' } }),
+      context,
+    );
+    expect(put.result.ok, JSON.stringify(put.result)).toBe(true);
+    const list = await executeCall(callOf('post_list', { body: [{ id: 1 }, { id: 2 }] }), context);
+    expect(list.result.ok).toBe(true);
+    const none = await executeCall(callOf('post_list', {}), context);
+    expect(none.result.ok).toBe(true);
+    expect(
+      seen.map(({ method, url, body, headers }) => [method, url, body, headers['content-type']]),
+    ).toEqual([
+      ['PUT', '/users/old%20name?dryRun=true', '{"username":"new"}', 'application/json'],
+      ['POST', '/users/list', '[{"id":1},{"id":2}]', 'application/json'],
+      ['POST', '/users/list', '', undefined],
+    ]);
+  });
+
+  it('fills array and object path arguments in simple style and refuses a missing one', async () => {
+    const { server, seen } = await recordingServer();
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/m/{ids}/{point}`,
+        parameters: { ids: { in: 'path' }, point: { in: 'path', explode: true } },
+      },
+    });
+    const { context } = harnessFor(tool);
+    const ok = await executeCall(
+      callOf('http_tool', { ids: ['a b', 'c'], point: { x: 1, y: 2 } }),
+      context,
+    );
+    expect(ok.result.ok).toBe(true);
+    expect(seen[0]?.url).toBe('/m/a%20b,c/x=1,y=2');
+    const missing = await executeCall(callOf('http_tool', { ids: ['a'] }), context);
+    expect(missing.result.error).toMatchObject({ code: 'invalid_arguments' });
+    expect(missing.result.error?.message).toContain('"point"');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('rejects mappings the request cannot honor when the config is read', () => {
+    const base = { kind: 'http', method: 'GET', url: 'https://api.example.com/a/{id}' } as const;
+    const messages = (config: Record<string, unknown>) => {
+      const parsed = ExecutorConfigSchema.safeParse({ ...base, ...config });
+      return parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+    };
+    expect(messages({ parameters: { id: { in: 'path' } }, body: { argument: 'body' } })).toEqual(
+      [],
+    );
+    expect(messages({ parameters: { other: { in: 'path' } } })).toEqual([
+      'the URL has no {other} placeholder',
+    ]);
+    expect(messages({ parameters: { q: { in: 'query', style: 'simple' } } })).toEqual([
+      'style simple is not defined for query parameters',
+    ]);
+    expect(
+      messages({ parameters: { q: { in: 'query', style: 'deepObject', explode: false } } }),
+    ).toEqual(['deepObject is defined for explode: true only']);
+    expect(messages({ parameters: { h: { in: 'header', allow_reserved: true } } })).toEqual([
+      'allow_reserved applies to query parameters only',
+    ]);
+    expect(
+      messages({
+        headers: { Authorization: { secret: 'KEY' } },
+        parameters: {
+          auth: { in: 'header', name: 'authorization' },
+          c: { in: 'header', name: 'Content-Type' },
+        },
+      }),
+    ).toEqual([
+      'the header authorization is set by the executor or by `headers`',
+      'the header Content-Type is set by the executor or by `headers`',
+    ]);
+    expect(messages({ parameters: { h: { in: 'header', name: 'bad name' } } })).toEqual([
+      '"bad name" is not a header name',
+    ]);
+    expect(messages({ parameters: { body: { in: 'query' } }, body: { argument: 'body' } })).toEqual(
+      ['"body" is also listed in parameters'],
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from './executor-config';
+import { argumentText, placeParameters } from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 
@@ -18,12 +19,6 @@ export interface HttpExecutorOptions {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MAX_ERROR_BODY_CHARS = 2048;
-
-function stringify(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-    ? String(value)
-    : JSON.stringify(value);
-}
 
 /** Fills `{arg}` placeholders (URL-encoded) and returns the URL with the arguments it did not use. */
 function fillUrl(
@@ -40,7 +35,7 @@ function fillUrl(
       });
     }
     used.add(name);
-    return encodeURIComponent(stringify(value));
+    return encodeURIComponent(argumentText(value));
   });
   const remaining = Object.fromEntries(Object.entries(args).filter(([key]) => !used.has(key)));
   return { url: new URL(filled), remaining };
@@ -102,7 +97,8 @@ async function executeHttp(
   const { config, signal } = request;
   let secretValues: string[] = [];
   try {
-    const { url, remaining } = fillUrl(config.url, request.arguments);
+    const placed = placeParameters(config, request.arguments);
+    const { url, remaining } = fillUrl(placed.urlTemplate, placed.unmapped);
     const bodyMode =
       config.body ??
       (['POST', 'PUT', 'PATCH'].includes(config.method) ? 'remaining_arguments' : 'none');
@@ -111,17 +107,40 @@ async function executeHttp(
       (['GET', 'HEAD', 'DELETE'].includes(config.method) ? 'remaining_arguments' : 'none');
     if (queryMode === 'remaining_arguments') {
       for (const [key, value] of Object.entries(remaining)) {
-        if (value !== undefined && value !== null) url.searchParams.append(key, stringify(value));
+        if (value !== undefined && value !== null)
+          url.searchParams.append(key, argumentText(value));
       }
+    }
+    // Appended as text: URLSearchParams would re-encode the styles' `%20`/`%7C` delimiters.
+    if (placed.query.length > 0) {
+      const existing = url.search.replace(/^\?/, '');
+      url.search = [existing, ...placed.query].filter((part) => part !== '').join('&');
     }
     const resolved = await resolveHeaders(config.headers, options.secrets);
     secretValues = resolved.secretValues;
-    const headers: Record<string, string> = { accept: 'application/json', ...resolved.headers };
-    let body: string | undefined;
-    if (bodyMode !== 'none') {
-      body = JSON.stringify(bodyMode === 'arguments' ? request.arguments : remaining);
-      headers['content-type'] = 'application/json';
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...resolved.headers,
+      ...placed.headers,
+    };
+    if (placed.cookies.length > 0) {
+      const fixedCookie = Object.keys(headers).find((name) => name.toLowerCase() === 'cookie');
+      const cookies = [
+        ...(fixedCookie === undefined ? [] : [headers[fixedCookie]]),
+        ...placed.cookies,
+      ];
+      if (fixedCookie !== undefined) delete headers[fixedCookie];
+      headers['cookie'] = cookies.join('; ');
     }
+    let body: string | undefined;
+    if (typeof bodyMode === 'object') {
+      const { argument } = bodyMode;
+      if (Object.hasOwn(request.arguments, argument) && request.arguments[argument] !== undefined)
+        body = JSON.stringify(request.arguments[argument]);
+    } else if (bodyMode !== 'none') {
+      body = JSON.stringify(bodyMode === 'arguments' ? request.arguments : remaining);
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await sendRequest(url, {
       method: config.method,
       headers,

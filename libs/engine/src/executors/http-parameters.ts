@@ -1,0 +1,209 @@
+import { isRecord, setOwnProperty } from '@toolgate/toolir';
+import { ToolExecutionError } from './executor';
+import type { HttpExecutorConfig, HttpParameter } from './executor-config';
+
+/** The request parts filled from the arguments listed in a config's `parameters`. */
+export interface PlacedParameters {
+  /** The URL template with the mapped `{name}` placeholders filled. */
+  urlTemplate: string;
+  /** Encoded `name=value` pairs, in argument order, for the end of the query string. */
+  query: string[];
+  /** Header values by wire name. */
+  headers: Record<string, string>;
+  /** `name=value` pairs for the Cookie header. */
+  cookies: string[];
+  /** The arguments not listed in `parameters` (nor the body argument), for the legacy rules. */
+  unmapped: Record<string, unknown>;
+}
+
+// RFC 3986 §2.2 reserved characters, which encodeURIComponent escapes.
+const ESCAPED_RESERVED = /%(?:3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi;
+
+/**
+ * RFC 9110 §5.5: a field value holds no CR, LF, NUL or other control character except HTAB;
+ * code points above U+00FF cannot be sent as header bytes either.
+ */
+function isSendableInHeader(text: string): boolean {
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
+  }
+  return true;
+}
+
+function encode(text: string, allowReserved = false): string {
+  const encoded = encodeURIComponent(text);
+  return allowReserved ? encoded.replace(ESCAPED_RESERVED, decodeURIComponent) : encoded;
+}
+
+/** An argument value as request text: a scalar as is, absent as empty, an array or object (where no style applies) as JSON text. */
+export function argumentText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
+}
+
+function invalid(message: string): never {
+  throw new ToolExecutionError({ code: 'invalid_arguments', message });
+}
+
+/** OpenAPI `simple` style (path and header): `a,b,c`; objects `k,v,k,v`, exploded `k=v,k=v`. */
+function serializeSimple(
+  value: unknown,
+  explode: boolean,
+  encodePart: (text: string) => string,
+): string {
+  if (Array.isArray(value)) return value.map((item) => encodePart(argumentText(item))).join(',');
+  if (isRecord(value)) {
+    return Object.entries(value)
+      .map(([key, item]) =>
+        explode
+          ? `${encodePart(key)}=${encodePart(argumentText(item))}`
+          : `${encodePart(key)},${encodePart(argumentText(item))}`,
+      )
+      .join(',');
+  }
+  return encodePart(argumentText(value));
+}
+
+function deepObjectPairs(
+  prefix: string,
+  value: Record<string, unknown>,
+  allowReserved: boolean,
+): string[] {
+  const pairs: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    const name = `${prefix}[${key}]`;
+    if (item === undefined || item === null) continue;
+    if (isRecord(item)) pairs.push(...deepObjectPairs(name, item, allowReserved));
+    else if (Array.isArray(item))
+      for (const element of item)
+        pairs.push(
+          `${encode(name, allowReserved)}=${encode(argumentText(element), allowReserved)}`,
+        );
+    else pairs.push(`${encode(name, allowReserved)}=${encode(argumentText(item), allowReserved)}`);
+  }
+  return pairs;
+}
+
+/**
+ * OpenAPI query styles: `form` (`id=3&id=4`, or `id=3,4` unexploded), `spaceDelimited` (`id=3%204`),
+ * `pipeDelimited` (`id=3%7C4`) and `deepObject` (`color%5BR%5D=100`); an exploded object's
+ * properties become pairs of their own. Empty arrays and absent values are left out.
+ */
+function serializeQuery(argument: string, value: unknown, parameter: HttpParameter): string[] {
+  const name = parameter.name ?? argument;
+  const style = parameter.style ?? 'form';
+  const explode = parameter.explode ?? style === 'form';
+  const allowReserved = parameter.allow_reserved ?? false;
+  const text = (item: unknown): string => encode(argumentText(item), allowReserved);
+  const pair = (key: string, encodedValue: string): string =>
+    `${encode(key, allowReserved)}=${encodedValue}`;
+  if (value === undefined || value === null) return [];
+  if (style === 'deepObject') {
+    if (!isRecord(value)) invalid(`argument "${argument}" must be an object (deepObject style)`);
+    return deepObjectPairs(name, value, allowReserved);
+  }
+  // The delimiters are percent-encoded (RFC 3986 allows neither a space nor "|" in a query).
+  const delimiter = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '%7C' : ',';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [];
+    if (explode) return value.map((item) => pair(name, text(item)));
+    return [pair(name, value.map(text).join(delimiter))];
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+    if (explode) return entries.map(([key, item]) => pair(key, text(item)));
+    return [pair(name, entries.flatMap(([key, item]) => [text(key), text(item)]).join(delimiter))];
+  }
+  return [pair(name, text(value))];
+}
+
+/** OpenAPI `form` style in a Cookie header; values percent-encoded so no `;`, `,` or space leaks (RFC 6265 §4.1.1). */
+function serializeCookie(argument: string, value: unknown, parameter: HttpParameter): string[] {
+  const name = parameter.name ?? argument;
+  const explode = parameter.explode ?? true;
+  const text = (item: unknown): string => encode(argumentText(item));
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [];
+    return explode
+      ? value.map((item) => `${name}=${text(item)}`)
+      : [`${name}=${value.map(text).join(',')}`];
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+    return explode
+      ? entries.map(([key, item]) => `${text(key)}=${text(item)}`)
+      : [`${name}=${entries.flatMap(([key, item]) => [text(key), text(item)]).join(',')}`];
+  }
+  return [`${name}=${text(value)}`];
+}
+
+function headerText(
+  value: unknown,
+  target: { argument: string; name: string; explode: boolean },
+): string {
+  const { argument, name } = target;
+  const text = serializeSimple(value, target.explode, (part) => part);
+  if (!isSendableInHeader(text))
+    invalid(
+      `argument "${argument}" cannot be sent in the ${name} header: it contains a line break, a control character or a character outside Latin-1`,
+    );
+  return text;
+}
+
+/**
+ * Places the arguments listed in `config.parameters` where the mapping says; throws
+ * `invalid_arguments` (non-retryable) for a missing path value or a header value that could
+ * inject a line. Arguments not listed are returned in `unmapped`.
+ */
+export function placeParameters(
+  config: Pick<HttpExecutorConfig, 'url' | 'parameters' | 'body'>,
+  args: Record<string, unknown>,
+): PlacedParameters {
+  const mapping = config.parameters ?? {};
+  const bodyArgument = typeof config.body === 'object' ? config.body.argument : undefined;
+  let urlTemplate = config.url;
+  const placed: PlacedParameters = {
+    urlTemplate,
+    query: [],
+    headers: {},
+    cookies: [],
+    unmapped: {},
+  };
+  for (const [argument, value] of Object.entries(args)) {
+    if (!Object.hasOwn(mapping, argument) && argument !== bodyArgument)
+      setOwnProperty(placed.unmapped, argument, value);
+  }
+  for (const [argument, parameter] of Object.entries(mapping)) {
+    const value = Object.hasOwn(args, argument) ? args[argument] : undefined;
+    const name = parameter.name ?? argument;
+    switch (parameter.in) {
+      case 'path': {
+        if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
+          invalid(`argument "${argument}" is required to build the request URL`);
+        const segment = serializeSimple(value, parameter.explode ?? false, (part) => encode(part));
+        urlTemplate = urlTemplate.split(`{${name}}`).join(segment);
+        break;
+      }
+      case 'query':
+        placed.query.push(...serializeQuery(argument, value, parameter));
+        break;
+      case 'header':
+        if (value !== undefined && value !== null)
+          setOwnProperty(
+            placed.headers,
+            name,
+            headerText(value, { argument, name, explode: parameter.explode ?? false }),
+          );
+        break;
+      case 'cookie':
+        placed.cookies.push(...serializeCookie(argument, value, parameter));
+        break;
+    }
+  }
+  placed.urlTemplate = urlTemplate;
+  return placed;
+}
