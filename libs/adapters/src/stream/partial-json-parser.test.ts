@@ -109,6 +109,47 @@ describe('createPartialJsonParser', () => {
     expect(parser.end()).toBe(-12500);
   });
 
+  it('gives the JSON.parse double for every number form, whole or split at any point', () => {
+    const numbers = [
+      '0',
+      '-0',
+      '-0.0',
+      '0e5',
+      '-0E-5',
+      '7',
+      '-42',
+      '0.1',
+      '0.30000000000000004',
+      '-40323.49760e0',
+      '25994.70805',
+      '-10427E+15',
+      '1e22',
+      '1e23',
+      '1.5e-7',
+      '999999999999999',
+      '9007199254740993',
+      '123456789012345678901234567890',
+      '0.000000000000000000000000001',
+      '5e-324',
+      '1.7976931348623157e308',
+      '1e400',
+      '-1e-400',
+      '1e0000000000000000000000000000001',
+    ];
+    for (const number of numbers) {
+      const expected = JSON.parse(`[${number}]`) as unknown;
+      for (const split of allTwoSplits(`[${number}]`)) {
+        const value = stream(split).final as number[];
+        expect(
+          Object.is(value[0], (expected as number[])[0]),
+          `${number} split ${split.join('|')}`,
+        ).toBe(true);
+      }
+      const topLevel = stream([number]).final;
+      expect(Object.is(topLevel, JSON.parse(number)), number).toBe(true);
+    }
+  });
+
   it('does not show a key until it is complete, nor a member before its value starts', () => {
     expect(views(['{"ab', 'c"', ':', ' "', 'v"}'])).toEqual([
       {},
