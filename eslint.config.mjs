@@ -39,8 +39,9 @@ export default tseslint.config(
             { sourceTag: 'layer:sdk', onlyDependOnLibsWithTags: ['layer:wire', 'layer:ir'] },
             {
               sourceTag: 'layer:app',
-              onlyDependOnLibsWithTags: ['layer:engine', 'layer:sdk', 'layer:wire', 'layer:ir'],
+              onlyDependOnLibsWithTags: ['layer:data', 'layer:engine', 'layer:sdk', 'layer:wire', 'layer:ir'],
             },
+            { sourceTag: 'layer:data', onlyDependOnLibsWithTags: ['layer:engine', 'layer:wire', 'layer:ir'] },
             { sourceTag: 'runtime:any', bannedExternalImports: serverOnlyPackages },
             {
               sourceTag: 'runtime:web',

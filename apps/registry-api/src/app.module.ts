@@ -12,6 +12,7 @@ import { ApprovalsService } from './approvals/approvals.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthCache } from './auth/auth-cache';
 import { CredentialsService } from './auth/credentials.service';
+import { BullMqCallDispatcher } from './calls/bullmq-call-dispatcher';
 import { CALL_DISPATCHER, EmbeddedCallDispatcher } from './calls/call-dispatcher';
 import { CallEventBus } from './calls/call-event-bus';
 import { CallEventsService } from './calls/call-events.service';
@@ -31,17 +32,40 @@ import { CanaryGuardRepository } from './canary-guard/canary-guard.repository';
 import { CanaryGuardService } from './canary-guard/canary-guard.service';
 import { ReleaseHealthService } from './canary-guard/release-health.service';
 import type { AppConfig } from './config/app-config';
+import { ConsoleSessionController } from './console-auth/console-session.controller';
+import { ConsoleSessionsService } from './console-auth/console-sessions.service';
+import { ConsoleUsersController } from './console-auth/console-users.controller';
+import { ConsoleUsersRepository } from './console-auth/console-users.repository';
+import { ConsoleUsersService } from './console-auth/console-users.service';
+import { LoginRateLimiter } from './console-auth/login-rate-limiter';
+import { CallTimelineController } from './call-timeline/call-timeline.controller';
+import { CallTimelineRepository } from './call-timeline/call-timeline.repository';
+import { CallTimelineService } from './call-timeline/call-timeline.service';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsRepository } from './metrics/metrics.repository';
+import { MetricsService } from './metrics/metrics.service';
+import { UsageController } from './usage/usage.controller';
+import { UsageRepository } from './usage/usage.repository';
+import { UsageService } from './usage/usage.service';
 import type { Database } from './database/database';
 import { APP_CONFIG, DATABASE } from './database/database.tokens';
 import { ExportCache } from './exports/export-cache';
 import { ExportsController } from './exports/exports.controller';
 import { ExportsService } from './exports/exports.service';
 import { HealthController } from './health/health.controller';
+import { ImportsController } from './imports/imports.controller';
+import { ImportsRepository } from './imports/imports.repository';
+import { McpServersService } from './imports/mcp-servers.service';
+import { OpenApiImportService } from './imports/openapi-import.service';
 import { McpCallsService } from './mcp/mcp-calls.service';
 import { McpCatalogService } from './mcp/mcp-catalog.service';
 import { McpController } from './mcp/mcp.controller';
 import { McpInFlightRegistry } from './mcp/mcp-in-flight.registry';
 import { McpServerFactory } from './mcp/mcp-server.factory';
+import { loadMcpOptions, MCP_OPTIONS } from './mcp/mcp-options';
+import { McpSessionRegistry } from './mcp/mcp-session.registry';
+import { CatalogEventsService } from './catalog-events/catalog-events.service';
+import { CatalogSignalRepository } from './catalog-events/catalog-signal.repository';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
@@ -84,6 +108,12 @@ export class AppModule {
         ApprovalsController,
         PoliciesController,
         McpController,
+        ImportsController,
+        ConsoleSessionController,
+        ConsoleUsersController,
+        MetricsController,
+        UsageController,
+        CallTimelineController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -119,7 +149,11 @@ export class AppModule {
         CallEventBus,
         GatewayRuntime,
         CallExecutionService,
-        { provide: CALL_DISPATCHER, useClass: EmbeddedCallDispatcher },
+        {
+          provide: CALL_DISPATCHER,
+          useClass:
+            options.config.REDIS_URL === undefined ? EmbeddedCallDispatcher : BullMqCallDispatcher,
+        },
         CallsService,
         CallEventsService,
         ApprovalsService,
@@ -128,6 +162,23 @@ export class AppModule {
         McpCallsService,
         McpServerFactory,
         McpInFlightRegistry,
+        ImportsRepository,
+        OpenApiImportService,
+        McpServersService,
+        { provide: MCP_OPTIONS, useValue: loadMcpOptions(process.env) },
+        McpSessionRegistry,
+        CatalogSignalRepository,
+        CatalogEventsService,
+        ConsoleUsersRepository,
+        ConsoleUsersService,
+        ConsoleSessionsService,
+        LoginRateLimiter,
+        MetricsRepository,
+        MetricsService,
+        UsageRepository,
+        UsageService,
+        CallTimelineRepository,
+        CallTimelineService,
       ],
     };
   }

@@ -19,7 +19,12 @@ async function main(): Promise<void> {
   if (config.REDIS_URL === undefined) {
     logger.warn(
       {},
-      'REDIS_URL is not set: using the in-process queue and in-memory call records (embedded mode)',
+      `REDIS_URL is not set: using the in-process queue and ${config.DATABASE_URL === undefined ? 'in-memory' : 'Postgres'} call records (embedded mode)`,
+    );
+  } else if (config.DATABASE_URL === undefined) {
+    logger.warn(
+      {},
+      'DATABASE_URL is not set: call records live in Redis, apart from the registry API (tests only)',
     );
   }
   logger.info(

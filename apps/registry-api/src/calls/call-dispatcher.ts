@@ -6,7 +6,8 @@ export const CALL_DISPATCHER = Symbol('toolgate.call-dispatcher');
 
 /**
  * Hands recorded (queued) calls to whatever executes them. The embedded dispatcher runs them in
- * this process; a BullMQ dispatcher would enqueue `{call_id}` jobs on QueueName.ToolCalls instead.
+ * this process; with REDIS_URL, `BullMqCallDispatcher` enqueues `{call_id, after}` jobs on
+ * QueueName.ToolCalls for the worker fleet instead.
  */
 export interface CallDispatcher {
   dispatch(callIds: readonly string[]): void;

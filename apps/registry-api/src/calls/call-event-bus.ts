@@ -17,11 +17,19 @@ type Listener = (event: CallEvent) => void;
 
 /**
  * In-process fan-out of call events (engine EventSink -> SSE streams and waiters). The engine
- * runs in this process in the embedded mode; a queue-backed mode would feed it from Redis.
+ * runs in this process in the embedded mode; with BullMQ the dispatcher feeds it from the
+ * workers' Redis channel.
  */
+/** What a waiter learns: the call may have settled, read it again. */
+export type CallSettledType = 'finished' | 'awaiting_approval' | 'cancelled';
+type Watcher = (type: CallSettledType) => void;
+
+const SETTLED_TYPES = new Set<string>(['finished', 'awaiting_approval', 'cancelled']);
+
 @Injectable()
 export class CallEventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly watchers = new Map<string, Set<Watcher>>();
 
   emit(event: CallEvent): void {
     for (const listener of this.listeners.get(event.call_id) ?? []) {
@@ -31,19 +39,39 @@ export class CallEventBus {
         // A broken subscriber (a closed stream) must not break execution.
       }
     }
+    if (SETTLED_TYPES.has(event.type)) this.settled(event.call_id, event.type as CallSettledType);
+  }
+
+  /** Wakes the waiters of a call without a full event (they re-read the call themselves). */
+  settled(callId: string, type: CallSettledType): void {
+    for (const watcher of this.watchers.get(callId) ?? []) watcher(type);
+  }
+
+  /** Whether anyone streams this call's events (beyond waiters). */
+  hasSubscribers(callId: string): boolean {
+    return this.listeners.has(callId);
   }
 
   /** Listens to one call's events; returns the unsubscribe function. */
   subscribe(callId: string, listener: Listener): () => void {
-    let set = this.listeners.get(callId);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(callId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(callId);
-    };
+    return add(this.listeners, callId, listener);
   }
+
+  /** Listens for a call settling (finished, awaiting approval, cancelled); returns the unsubscribe function. */
+  watch(callId: string, watcher: Watcher): () => void {
+    return add(this.watchers, callId, watcher);
+  }
+}
+
+function add<TValue>(map: Map<string, Set<TValue>>, key: string, value: TValue): () => void {
+  let set = map.get(key);
+  if (set === undefined) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(value);
+  return () => {
+    set.delete(value);
+    if (set.size === 0) map.delete(key);
+  };
 }

@@ -212,7 +212,12 @@ export class CallExecutionService implements OnApplicationShutdown {
   /** Stores an outcome (unless the call was cancelled meanwhile) and announces a final one. */
   private async store(row: CallRow, outcome: CallOutcome): Promise<void> {
     const stored = await this.calls.finish(row.id, outcome);
-    if (!stored || outcome.status === 'awaiting_approval') return;
+    if (!stored) return;
+    if (outcome.status === 'awaiting_approval') {
+      // The engine announced it before the outcome was stored; waiters read the call now.
+      this.bus.settled(row.id, 'awaiting_approval');
+      return;
+    }
     this.bus.emit({
       type: 'finished',
       call_id: row.id,

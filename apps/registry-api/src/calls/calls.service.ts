@@ -14,6 +14,7 @@ import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
 import { CALL_DISPATCHER, type CallDispatcher } from './call-dispatcher';
+import { CallEventBus } from './call-event-bus';
 import {
   CallsRepository,
   FINAL_CALL_STATUSES,
@@ -25,8 +26,11 @@ import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
 const CallCursorSchema = z.strictObject({ created_at: z.iso.datetime(), id: z.uuid() });
-// Polling backs up the event bus: a duplicate request waits on a call another request runs.
-const WAIT_POLL_MS = 25;
+// Waiters re-read their calls when the event bus says one settled; polling backs the bus up (an
+// event from before the subscription, `awaiting_approval` sent just before its outcome is stored).
+const WAIT_POLL_MS = 100;
+// Right after an event the outcome is about to be stored (if it is not yet): look again soon.
+const WAIT_AFTER_EVENT_MS = 25;
 
 /** What POST /v1/calls answers: 200 with the results, or 202 while calls are still open. */
 export type SubmitCallsResult =
@@ -108,16 +112,14 @@ function oneToolPerName(tools: readonly ToolWithVersions[], teamId: string): Too
   return [...byName.values()];
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 @Injectable()
 export class CallsService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(CallsRepository) private readonly calls: CallsRepository,
     @Inject(CALL_DISPATCHER) private readonly dispatcher: CallDispatcher,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    @Inject(CallEventBus) private readonly bus: CallEventBus,
   ) {}
 
   /** Reads the calls out of a provider payload; anything unreadable is a 4xx and nothing is recorded. */
@@ -317,15 +319,43 @@ export class CallsService {
   /** Re-reads the calls until each is final or awaiting approval, or the budget is spent. */
   async waitForCalls(ids: readonly string[], waitMs: number): Promise<CallRow[]> {
     const deadline = Date.now() + waitMs;
-    for (;;) {
-      const rows = await this.calls.findMany(ids);
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const ordered = ids.flatMap((id) => {
-        const row = byId.get(id);
-        return row === undefined ? [] : [row];
-      });
-      if (ordered.every(isSettled) || Date.now() >= deadline) return ordered;
-      await sleep(Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+    let wake: (() => void) | undefined;
+    let signalled = false;
+    let woken = false;
+    const onSettled = () => {
+      signalled = true;
+      wake?.();
+    };
+    // Watching before the first read, so a call settling in between still wakes this waiter.
+    const unsubscribe = ids.map((id) => this.bus.watch(id, onSettled));
+    try {
+      for (;;) {
+        signalled = false;
+        const rows = await this.calls.findMany(ids);
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        const ordered = ids.flatMap((id) => {
+          const row = byId.get(id);
+          return row === undefined ? [] : [row];
+        });
+        if (ordered.every(isSettled) || Date.now() >= deadline) return ordered;
+        if (signalled) {
+          woken = true;
+          continue;
+        }
+        const pollMs = woken ? WAIT_AFTER_EVENT_MS : WAIT_POLL_MS;
+        woken = false;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now())));
+          wake = () => {
+            clearTimeout(timer);
+            woken = true;
+            resolve();
+          };
+        });
+        wake = undefined;
+      }
+    } finally {
+      for (const stop of unsubscribe) stop();
     }
   }
 

@@ -21,10 +21,15 @@ export const AppConfigSchema = z.object({
   ),
   /** Where embedded PGlite keeps its files when DATABASE_URL is not set. */
   PGLITE_DATA_DIR: z.string().min(1).default(path.join('.toolgate', 'pglite')),
-  /** Redis for the call queue (used by the worker); the API only passes it on. */
+  /** Redis for the call queue: when set, calls go to the worker fleet over BullMQ (else they run in-process). */
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  /** Namespace of the queue's Redis keys and channels; the workers must use the same. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, . _ or -')
+    .default('toolgate'),
   /** A bootstrap credential with every scope on every team; at least 32 characters. */
   TOOLGATE_ADMIN_KEY: optionalString.pipe(
     z.string().min(32, 'must be at least 32 characters').optional(),
@@ -43,6 +48,24 @@ export const AppConfigSchema = z.object({
   EXPORT_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** The migrations folder; defaults to prisma/migrations of this checkout. */
   TOOLGATE_MIGRATIONS_DIR: optionalString,
+  /** The first console admin, created at start when no user has this email (never overwritten). */
+  TOOLGATE_CONSOLE_ADMIN_EMAIL: optionalString.pipe(z.email().max(254).optional()),
+  /** That admin's initial password; set together with TOOLGATE_CONSOLE_ADMIN_EMAIL. */
+  TOOLGATE_CONSOLE_ADMIN_PASSWORD: optionalString.pipe(
+    z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
+  ),
+  /** Adds `Secure` to the console session cookie; set it whenever the console is served over HTTPS. */
+  TOOLGATE_COOKIE_SECURE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** How long a console sign-in lasts, in minutes. */
+  TOOLGATE_CONSOLE_SESSION_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(30 * 24 * 60)
+    .default(12 * 60),
 });
 
 export type AppConfig = z.output<typeof AppConfigSchema>;

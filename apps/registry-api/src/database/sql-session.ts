@@ -1,33 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type pg from 'pg';
+import type { SqlSession } from '@toolgate/persistence';
 
-/** The little a migration or a raw maintenance query needs from a connection: pg and PGlite alike. */
-export interface SqlSession {
-  /** Runs one parameterised statement and returns its rows. */
-  query<TRow extends Record<string, unknown>>(
-    sql: string,
-    params?: readonly unknown[],
-  ): Promise<TRow[]>;
-  /** Runs a script of several statements (no parameters), e.g. a migration file. */
-  exec(script: string): Promise<void>;
-}
-
-/** Wraps one dedicated pg connection (session state such as advisory locks stays on it). */
-export function pgSession(client: pg.ClientBase): SqlSession {
-  return {
-    async query<TRow extends Record<string, unknown>>(
-      sql: string,
-      params: readonly unknown[] = [],
-    ) {
-      const result = await client.query<TRow>(sql, [...params]);
-      return result.rows;
-    },
-    async exec(script: string) {
-      // The simple query protocol accepts several statements in one string.
-      await client.query(script);
-    },
-  };
-}
+// SqlSession and pgSession live in @toolgate/persistence beside the migrator.
+export { pgSession, type SqlSession } from '@toolgate/persistence';
 
 /** Wraps a PGlite instance: one in-process connection. */
 export function pgliteSession(db: PGlite): SqlSession {

@@ -32,10 +32,14 @@ describe('loadWorkerConfig', () => {
     });
   });
 
-  it('ignores variables it does not own (docker-compose passes DATABASE_URL)', () => {
-    expect(() =>
-      loadWorkerConfig({ DATABASE_URL: 'postgresql://x', TOOLGATE_REGISTRY_URL: 'http://api' }),
-    ).not.toThrow();
+  it('ignores variables it does not own and reads the shared Postgres URL', () => {
+    expect(
+      loadWorkerConfig({
+        DATABASE_URL: 'postgresql://postgres@db:5432/toolgate',
+        TOOLGATE_REGISTRY_URL: 'http://api',
+      }).DATABASE_URL,
+    ).toBe('postgresql://postgres@db:5432/toolgate');
+    expect(() => loadWorkerConfig({ DATABASE_URL: 'mysql://db/x' })).toThrow(WorkerConfigError);
   });
 
   it('lists every invalid variable at once, without its value', () => {

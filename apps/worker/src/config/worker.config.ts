@@ -15,6 +15,14 @@ export const WorkerConfigSchema = z.object({
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  /** Postgres of the registry: call records live in its `calls` table, shared with the API. */
+  DATABASE_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+  ),
+  /** How long an approval request this worker opens stays open (the API's approval TTL). */
+  APPROVAL_TTL_MS: int({ min: 1_000, max: 30 * 24 * 3_600_000, default: 24 * 3_600_000 }),
   /** Calls executed at once by this process. */
   WORKER_CONCURRENCY: int({ min: 1, max: 512, default: 8 }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

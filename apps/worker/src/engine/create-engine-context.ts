@@ -36,6 +36,8 @@ export interface EngineDeps {
 export interface CallScope {
   tool: ToolIR;
   caller: PolicyPrincipal;
+  /** The person or key that made the call, when the call store knows it. */
+  actor?: string;
   signal?: AbortSignal;
 }
 

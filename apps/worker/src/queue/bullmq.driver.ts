@@ -1,6 +1,6 @@
 import type { EngineLogger } from '@toolgate/engine';
 import { silentLogger } from '@toolgate/engine';
-import { Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import type { Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import type {
@@ -18,6 +18,7 @@ import type {
 } from './queue-driver';
 import {
   DEFAULT_ENQUEUE_OPTIONS,
+  DeferJobError,
   PermanentJobError,
   isJobName,
   parseJobPayload,
@@ -126,15 +127,19 @@ export class BullMqDriver implements QueueDriver {
 
   process(handler: JobHandler, options: ProcessOptions): Promise<void> {
     if (this.worker !== undefined) return Promise.reject(new Error('process() was already called'));
-    const worker = new Worker(this.queue, (job: BullJob) => this.handle(job, handler), {
-      connection: this.connect(),
-      prefix: this.options.prefix,
-      concurrency: Math.max(1, options.concurrency),
-      lockDuration: this.stalled.lockDurationMs,
-      stalledInterval: this.stalled.stalledIntervalMs,
-      maxStalledCount: this.stalled.maxStalledCount,
-      ...(this.options.workerName === undefined ? {} : { name: this.options.workerName }),
-    });
+    const worker = new Worker(
+      this.queue,
+      (job: BullJob, token?: string) => this.handle(job, { handler, token }),
+      {
+        connection: this.connect(),
+        prefix: this.options.prefix,
+        concurrency: Math.max(1, options.concurrency),
+        lockDuration: this.stalled.lockDurationMs,
+        stalledInterval: this.stalled.stalledIntervalMs,
+        maxStalledCount: this.stalled.maxStalledCount,
+        ...(this.options.workerName === undefined ? {} : { name: this.options.workerName }),
+      },
+    );
     worker.on('error', (error) =>
       this.logger.error({ queue: this.queue, err: error }, 'worker error'),
     );
@@ -198,7 +203,11 @@ export class BullMqDriver implements QueueDriver {
     await this.bullQueue.obliterate({ force: true });
   }
 
-  private async handle(job: BullJob, handler: JobHandler): Promise<unknown> {
+  private async handle(
+    job: BullJob,
+    input: { handler: JobHandler; token: string | undefined },
+  ): Promise<unknown> {
+    const { handler } = input;
     const id = fromBullJobId(job.id ?? '');
     try {
       if (!isJobName(job.name))
@@ -206,6 +215,11 @@ export class BullMqDriver implements QueueDriver {
       const data = parseJobPayload({ id, name: job.name, data: job.data });
       return await handler({ id, name: job.name, data, attempt: job.attemptsStarted });
     } catch (error) {
+      if (error instanceof DeferJobError && input.token !== undefined) {
+        // Back to delayed without spending an attempt; BullMQ wants DelayedError thrown after the move.
+        await job.moveToDelayed(Date.now() + error.delayMs, input.token);
+        throw new DelayedError();
+      }
       // BullMQ retries anything but UnrecoverableError; a permanent failure must not come back.
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
       throw error;

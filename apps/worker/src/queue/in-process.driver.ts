@@ -13,7 +13,12 @@ import type {
   QueueDriver,
   QueueName,
 } from './queue-driver';
-import { DEFAULT_ENQUEUE_OPTIONS, PermanentJobError, parseJobPayload } from './queue-driver';
+import {
+  DEFAULT_ENQUEUE_OPTIONS,
+  DeferJobError,
+  PermanentJobError,
+  parseJobPayload,
+} from './queue-driver';
 
 interface Entry {
   id: string;
@@ -170,6 +175,11 @@ export class InProcessDriver implements QueueDriver {
       const stored: unknown = value === undefined ? null : JSON.parse(JSON.stringify(value));
       this.finish(entry, { state: 'completed', value: stored });
     } catch (error) {
+      if (error instanceof DeferJobError && !this.closing) {
+        // Not a failure: the job waits for something else (a dependency) and comes back later.
+        this.schedule(entry, error.delayMs);
+        return;
+      }
       entry.attemptsMade += 1;
       const reason = error instanceof Error ? error.message : String(error);
       const permanent = error instanceof PermanentJobError;

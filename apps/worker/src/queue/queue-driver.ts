@@ -1,30 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { ExecuteToolCallJobSchema, JobName } from '@toolgate/persistence';
+import type { QueueName } from '@toolgate/persistence';
 
-/** The queues the worker consumes. */
-export const QueueName = {
-  ToolCalls: 'tool-calls',
-} as const;
-/** A queue's name (no `:`, which BullMQ reserves for its keys). */
-export type QueueName = (typeof QueueName)[keyof typeof QueueName];
-
-/** The jobs the worker knows. */
-export const JobName = {
-  ExecuteToolCall: 'execute-tool-call',
-} as const;
-/** A job's name. */
-export type JobName = (typeof JobName)[keyof typeof JobName];
-
-/** The payload of `JobName.ExecuteToolCall`: only the call id, since the call record is the source of truth. */
-export const ExecuteToolCallJobSchema = z.strictObject({
-  /** The call to execute, as recorded by the registry. */
-  call_id: z.string().min(1).max(512),
-  /** W3C trace context of the request that enqueued the call, so the worker's spans join its trace. */
-  traceparent: z.string().max(256).optional(),
-  /** W3C trace state accompanying `traceparent`. */
-  tracestate: z.string().max(512).optional(),
-});
-/** The payload of `JobName.ExecuteToolCall`. */
-export type ExecuteToolCallJob = z.infer<typeof ExecuteToolCallJobSchema>;
+// The queue's names and payloads are shared with the API's dispatcher through @toolgate/persistence.
+export {
+  ExecuteToolCallJobSchema,
+  JobName,
+  QueueName,
+  type ExecuteToolCallJob,
+} from '@toolgate/persistence';
 
 /** The zod schema of each job's payload; every driver validates a job against it before its handler sees it. */
 export const JobPayloadSchemas = {
@@ -115,6 +99,14 @@ export interface QueueDriver {
 /** Thrown by a handler (or a driver) for a job that can never succeed: it fails at once and is not retried. */
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
+}
+
+/** Thrown by a handler whose job cannot start yet (a dependency is not final): it runs again after `delayMs`, not counted as a failure. */
+export class DeferJobError extends Error {
+  override readonly name = 'DeferJobError';
+  constructor(readonly delayMs: number) {
+    super(`job deferred for ${delayMs} ms`);
+  }
 }
 
 /** Validates a received payload against its job's schema; a malformed job becomes a `PermanentJobError` naming every issue. */

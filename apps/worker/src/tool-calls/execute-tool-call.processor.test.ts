@@ -5,13 +5,19 @@ import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.facto
 import { sleepFor } from '../builtins/example-builtins';
 import { createEngineContext } from '../engine/create-engine-context';
 import type { ReceivedJob } from '../queue/queue-driver';
-import { JobName } from '../queue/queue-driver';
-import type { CallRepository } from './call-repository';
+import { DeferJobError, JobName } from '../queue/queue-driver';
+import { CallCancellation } from './call-cancellation';
+import type { CallRepository } from '@toolgate/persistence';
 import { ExecuteToolCallProcessor, OUTCOME_UNKNOWN_MESSAGE } from './execute-tool-call.processor';
 import { InMemoryCallRepository } from './in-memory-call.repository';
 
 function newTestProcessor(
-  options: { calls?: CallRepository; workerId?: string; sleepMs?: number } = {},
+  options: {
+    calls?: CallRepository;
+    workerId?: string;
+    sleepMs?: number;
+    cancellation?: CallCancellation;
+  } = {},
 ) {
   const calls = options.calls ?? new InMemoryCallRepository();
   const runs: string[] = [];
@@ -31,6 +37,7 @@ function newTestProcessor(
     calls,
     createContext: (scope) => createEngineContext(engine, scope),
     workerId: options.workerId ?? 'worker-a',
+    ...(options.cancellation === undefined ? {} : { cancellation: options.cancellation }),
     now: () => 1_000,
   });
   return { sut, calls, runs };
@@ -220,5 +227,59 @@ describe('ExecuteToolCallProcessor', () => {
     };
     const { sut } = newTestProcessor({ calls: broken });
     await expect(sut.process(jobFor('call_x'))).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('defers a call until the calls it runs after are final, then runs it', async () => {
+    const { sut, calls, runs } = newTestProcessor();
+    const memory = calls as InMemoryCallRepository;
+    const tool = buildTool({ handler: 'count' });
+    const first = await seed(memory, tool);
+    const second = await seed(memory, tool);
+    const job = { ...jobFor(second.id), data: { call_id: second.id, after: [first.id] } };
+
+    await expect(sut.process(job)).rejects.toBeInstanceOf(DeferJobError);
+    expect(await calls.getCall(second.id)).toMatchObject({ state: 'queued' });
+    await sut.process(jobFor(first.id));
+    await expect(sut.process({ ...job, attempt: 2 })).resolves.toMatchObject({
+      status: 'executed',
+      call_state: 'succeeded',
+    });
+    expect(runs).toEqual([first.id, second.id]);
+  });
+
+  it('fails a dependent with dependency_failed when what it runs after did not succeed', async () => {
+    const { sut, calls, runs } = newTestProcessor();
+    const memory = calls as InMemoryCallRepository;
+    const tool = buildTool({ handler: 'count' });
+    const broken = await seed(memory, buildTool({ handler: 'missing_handler' }));
+    const dependent = await seed(memory, tool);
+    await sut.process(jobFor(broken.id));
+    expect(await calls.getCall(broken.id)).toMatchObject({ state: 'failed' });
+
+    await expect(
+      sut.process({ ...jobFor(dependent.id), data: { call_id: dependent.id, after: [broken.id] } }),
+    ).resolves.toMatchObject({ status: 'executed', call_state: 'failed', attempts: 0 });
+    expect(runs).toEqual([]);
+    expect(await calls.getCall(dependent.id)).toMatchObject({
+      state: 'failed',
+      outcome: { result: { ok: false, error: { code: 'dependency_failed' } } },
+    });
+  });
+
+  it('aborts a running call when it is cancelled', async () => {
+    const cancellation = new CallCancellation();
+    const { sut, calls } = newTestProcessor({ sleepMs: 5_000, cancellation });
+    const tool = buildTool({ handler: 'count' });
+    const call = await seed(calls as InMemoryCallRepository, tool);
+    const running = sut.process(jobFor(call.id));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cancellation.cancel(call.id)).toBe(true);
+    await running;
+    expect(await calls.getCall(call.id)).toMatchObject({
+      state: 'failed',
+      outcome: { result: { ok: false } },
+    });
+    expect(cancellation.size).toBe(0);
+    expect(cancellation.cancel(call.id)).toBe(false);
   });
 });

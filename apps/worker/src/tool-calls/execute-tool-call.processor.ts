@@ -4,14 +4,16 @@ import { executeCall, silentLogger } from '@toolgate/engine';
 import type { EngineLogger, EngineToolResult, ExecutionResult } from '@toolgate/engine';
 import type { CreateEngineContext } from '../engine/create-engine-context';
 import type { ExecuteToolCallJob, ReceivedJob } from '../queue/queue-driver';
+import { DeferJobError } from '../queue/queue-driver';
+import type { CallCancellation } from './call-cancellation';
 import type {
   CallOutcome,
   CallRecord,
   CallRepository,
   CallRun,
   CallState,
-} from './call-repository';
-import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from './call-repository';
+} from '@toolgate/persistence';
+import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
 
 /** The error a call gets when its worker died mid-call and the tool is not safe to run again. */
 export const OUTCOME_UNKNOWN_MESSAGE =
@@ -40,9 +42,21 @@ export interface ExecuteToolCallProcessorDeps {
   createContext: CreateEngineContext;
   /** This worker process, as recorded on the calls it runs. */
   workerId: string;
+  /** Where cancel messages find the calls this process runs. */
+  cancellation?: CallCancellation;
   logger?: EngineLogger;
   now?: () => number;
 }
+
+// A job whose dependencies are not final comes back after this long, doubling up to the cap.
+const DEPENDENCY_POLL_MS = 25;
+const DEPENDENCY_POLL_CAP_MS = 2_000;
+
+/** What the calls a job runs after came to. */
+type DependencyState =
+  | { kind: 'ready' }
+  | { kind: 'waiting' }
+  | { kind: 'failed'; blocker: { id: string; name: string; state: CallState | 'missing' } };
 
 /**
  * Executes one recorded tool call through the engine, at most once per pickup:
@@ -54,6 +68,7 @@ export class ExecuteToolCallProcessor {
   private readonly calls: CallRepository;
   private readonly createContext: CreateEngineContext;
   private readonly workerId: string;
+  private readonly cancellation: CallCancellation | undefined;
   private readonly logger: EngineLogger;
   private readonly now: () => number;
 
@@ -61,6 +76,7 @@ export class ExecuteToolCallProcessor {
     this.calls = deps.calls;
     this.createContext = deps.createContext;
     this.workerId = deps.workerId;
+    this.cancellation = deps.cancellation;
     this.logger = deps.logger ?? silentLogger;
     this.now = deps.now ?? Date.now;
   }
@@ -83,11 +99,71 @@ export class ExecuteToolCallProcessor {
       return { status: 'skipped', reason: 'already_finished', state: record.state };
     }
     if (STARTABLE_CALL_STATES.includes(record.state)) {
+      const dependencies = await this.dependencies(job.data.after ?? []);
+      if (dependencies.kind === 'waiting') {
+        throw new DeferJobError(
+          Math.min(DEPENDENCY_POLL_CAP_MS, DEPENDENCY_POLL_MS * 2 ** Math.max(0, job.attempt - 1)),
+        );
+      }
       if (!(await this.calls.markStarted(callId, run))) return this.claimedElsewhere(callId);
+      if (dependencies.kind === 'failed') {
+        return this.failDependency({ record, run, blocker: dependencies.blocker });
+      }
       return this.execute({ record, run, job: job.data, recovered: false });
     }
     if (record.state === 'running') return this.recover({ record, run, job: job.data });
     return { status: 'skipped', reason: 'not_startable', state: record.state };
+  }
+
+  /** Whether the calls this one runs after are final, and whether each succeeded. */
+  private async dependencies(ids: readonly string[]): Promise<DependencyState> {
+    for (const id of ids) {
+      const dependency = await this.calls.getCall(id);
+      if (dependency === undefined) {
+        return { kind: 'failed', blocker: { id, name: id, state: 'missing' } };
+      }
+      if (!FINAL_CALL_STATES.includes(dependency.state)) return { kind: 'waiting' };
+      if (dependency.state !== 'succeeded') {
+        return {
+          kind: 'failed',
+          blocker: { id, name: dependency.call.name, state: dependency.state },
+        };
+      }
+    }
+    return { kind: 'ready' };
+  }
+
+  /** A dependent of a call that did not succeed is not run: it gets `dependency_failed`, as in a batch. */
+  private async failDependency(input: {
+    record: CallRecord;
+    run: CallRun;
+    blocker: { id: string; name: string; state: CallState | 'missing' };
+  }): Promise<ExecuteToolCallResult> {
+    const { record, run, blocker } = input;
+    const result: EngineToolResult = {
+      call_id: record.call.id,
+      name: record.call.name,
+      ok: false,
+      error: {
+        code: 'dependency_failed',
+        message: `Not run: it depends on call ${blocker.id} (${blocker.name}), which ${blocker.state === 'missing' ? 'was not found' : `ended ${blocker.state}`}.`,
+        retryable: false,
+        details: { depends_on: blocker.id },
+      },
+    };
+    const recorded = await this.calls.recordOutcome(record.call.id, {
+      runId: run.run_id,
+      outcome: {
+        status: 'failed',
+        result,
+        attempts: 0,
+        latency_ms: 0,
+        answered_by: undefined,
+        finished_at: this.now(),
+      },
+    });
+    if (!recorded) return this.claimedElsewhere(record.call.id);
+    return { status: 'executed', call_state: 'failed', recovered: false, attempts: 0 };
   }
 
   /** A call found `running` whose job came back: its worker stopped mid-call (killed, or lost its lock). */
@@ -151,16 +227,25 @@ export class ExecuteToolCallProcessor {
   }): Promise<ExecuteToolCallResult> {
     const { record, run } = input;
     const callId = record.call.id;
-    const context = this.createContext({ tool: record.tool, caller: record.caller });
+    const cancellation = this.cancellation?.open(callId);
+    const context = this.createContext({
+      tool: record.tool,
+      caller: record.caller,
+      ...(record.actor === undefined ? {} : { actor: record.actor }),
+      ...(cancellation === undefined ? {} : { signal: cancellation.signal }),
+    });
     // Join the trace of the request that enqueued the call, when it passed one on.
     const carrier: Record<string, string> = {};
     if (input.job.traceparent !== undefined) carrier['traceparent'] = input.job.traceparent;
     if (input.job.tracestate !== undefined) carrier['tracestate'] = input.job.tracestate;
     const parent = propagation.extract(ROOT_CONTEXT, carrier);
     // executeCall never throws: a failing tool or port comes back as a result.
-    const execution: ExecutionResult = await otelContext.with(parent, () =>
-      executeCall(record.call, context),
-    );
+    let execution: ExecutionResult;
+    try {
+      execution = await otelContext.with(parent, () => executeCall(record.call, context));
+    } finally {
+      cancellation?.close();
+    }
     const outcome: CallOutcome = {
       status: execution.status,
       result: execution.result,
@@ -168,6 +253,9 @@ export class ExecuteToolCallProcessor {
       latency_ms: execution.execution.latency_ms,
       answered_by: execution.execution.answered_by,
       finished_at: this.now(),
+      ...(execution.execution.decision === undefined
+        ? {}
+        : { decision: execution.execution.decision }),
     };
     const recorded = await this.calls.recordOutcome(callId, { runId: run.run_id, outcome });
     if (!recorded) {

@@ -1,5 +1,11 @@
-import type { CallOutcome, CallRecord, CallRepository, CallRun, NewCall } from './call-repository';
-import { STARTABLE_CALL_STATES } from './call-repository';
+import type {
+  CallOutcome,
+  CallRecord,
+  CallRepository,
+  CallRun,
+  NewCall,
+} from '@toolgate/persistence';
+import { STARTABLE_CALL_STATES } from '@toolgate/persistence';
 
 /** Call records in this process's memory: for unit tests and the embedded mode (calls do not survive a restart). */
 export class InMemoryCallRepository implements CallRepository {

@@ -11,8 +11,8 @@ import type {
   CallRun,
   CallState,
   NewCall,
-} from './call-repository';
-import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from './call-repository';
+} from '@toolgate/persistence';
+import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
 
 const CALL_STATES = [
   'queued',

@@ -15,7 +15,7 @@ describe('startWorker without REDIS_URL (embedded mode)', () => {
     try {
       expect(worker.driver.kind).toBe('in-process');
       expect(worker.description).toBe(
-        'queue toolgate:tool-calls (in-process queue), concurrency 8',
+        'queue toolgate:tool-calls (in-process queue; calls in memory), concurrency 8',
       );
       const calls = worker.calls as InMemoryCallRepository;
       const tool = buildTool({ name: 'echo', handler: 'toolgate.echo' });

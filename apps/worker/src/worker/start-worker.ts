@@ -15,7 +15,14 @@ import type {
   SecretResolver,
   ToolResolver,
 } from '@toolgate/engine';
+import {
+  GatewayChannel,
+  PgApprovalGate,
+  PgGatewayCatalog,
+  PostgresCallRepository,
+} from '@toolgate/persistence';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { createExampleBuiltins } from '../builtins/example-builtins';
 import type { WorkerConfig } from '../config/worker.config';
 import { createEngineContext } from '../engine/create-engine-context';
@@ -25,7 +32,9 @@ import { InProcessDriver } from '../queue/in-process.driver';
 import type { CloseReport, QueueDriver } from '../queue/queue-driver';
 import { QueueName } from '../queue/queue-driver';
 import { RedisRateLimiter } from '../rate-limit/redis-rate-limiter';
-import type { CallRepository } from '../tool-calls/call-repository';
+import type { CallRepository } from '@toolgate/persistence';
+import { CallCancellation } from '../tool-calls/call-cancellation';
+import { publishCallEvents, publishFinishedCalls } from '../tool-calls/call-event-publisher';
 import { ExecuteToolCallProcessor } from '../tool-calls/execute-tool-call.processor';
 import { InMemoryCallRepository } from '../tool-calls/in-memory-call.repository';
 import { RedisCallRepository } from '../tool-calls/redis-call.repository';
@@ -67,15 +76,39 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     redisUrl === undefined ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   redis?.on('error', (error) => logger.error({ err: error }, 'redis connection error'));
 
+  // With Postgres the worker shares the API's record of each call; Redis records serve tests without it.
+  const pool =
+    config.DATABASE_URL === undefined
+      ? undefined
+      : new pg.Pool({
+          connectionString: config.DATABASE_URL,
+          max: Math.min(64, config.WORKER_CONCURRENCY + 4),
+        });
+  pool?.on('error', (error) => logger.error({ err: error }, 'postgres pool error'));
+  const catalog = pool === undefined ? undefined : new PgGatewayCatalog(pool);
+  const cancellation = new CallCancellation();
+  let subscriber: Redis | undefined;
+
   let calls: CallRepository;
   let rateLimiter: RateLimiter;
   let driver: QueueDriver;
   if (redis !== undefined && redisUrl !== undefined) {
-    calls = new RedisCallRepository({
-      redis,
-      prefix: config.QUEUE_PREFIX,
-      retentionSeconds: config.CALL_RETENTION_SECONDS,
+    calls =
+      pool === undefined
+        ? new RedisCallRepository({
+            redis,
+            prefix: config.QUEUE_PREFIX,
+            retentionSeconds: config.CALL_RETENTION_SECONDS,
+          })
+        : new PostgresCallRepository(pool);
+    // Events go out to the API (SSE, waiters); cancel messages come in from it.
+    calls = publishFinishedCalls(calls, { redis, prefix: config.QUEUE_PREFIX, logger });
+    subscriber = redis.duplicate();
+    subscriber.on('error', (error) => logger.error({ err: error }, 'redis subscriber error'));
+    subscriber.on('message', (_channel: string, callId: string) => {
+      if (cancellation.cancel(callId)) logger.info({ call_id: callId }, 'call cancelled');
     });
+    await subscriber.subscribe(GatewayChannel.cancel(config.QUEUE_PREFIX));
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
     driver = new BullMqDriver({
       queue: QueueName.ToolCalls,
@@ -89,6 +122,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       },
       logger,
     });
+  } else if (pool !== undefined) {
+    calls = new PostgresCallRepository(pool);
+    rateLimiter = new InMemoryRateLimiter();
+    driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
   } else {
     calls = new InMemoryCallRepository();
     rateLimiter = new InMemoryRateLimiter();
@@ -107,20 +144,48 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     logger,
     maxRateLimitWaitMs: config.RATE_LIMIT_MAX_WAIT_MS,
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
-    ...(options.events === undefined ? {} : { events: options.events }),
+    ...(options.events !== undefined
+      ? { events: options.events }
+      : redis === undefined
+        ? {}
+        : { events: publishCallEvents({ redis, prefix: config.QUEUE_PREFIX, logger }) }),
     ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.resolveTool === undefined ? {} : { resolveTool: options.resolveTool }),
   };
   const processor = new ExecuteToolCallProcessor({
     calls,
-    createContext: (scope) => createEngineContext(engine, scope),
+    createContext: (scope) => {
+      if (catalog === undefined || pool === undefined) return createEngineContext(engine, scope);
+      // The registry's policy, approvals and tools, for the team the call runs for.
+      const teamId = scope.caller.team;
+      return createEngineContext(
+        {
+          ...engine,
+          approvals:
+            options.approvals ??
+            new PgApprovalGate(pool, {
+              teamId,
+              requestedBy: scope.actor ?? scope.caller.key_id,
+              ttlMs: config.APPROVAL_TTL_MS,
+            }),
+          policy: options.policy ?? catalog.policyEngineFor(teamId),
+          resolveTool:
+            options.resolveTool ??
+            ((name, version) => catalog.resolveTool({ teamId, name, version })),
+        },
+        scope,
+      );
+    },
     workerId: config.WORKER_ID,
+    cancellation,
     logger,
   });
   await driver.process((job) => processor.process(job), { concurrency: config.WORKER_CONCURRENCY });
 
-  const where = redisUrl === undefined ? 'in-process queue' : `BullMQ on ${redactUrl(redisUrl)}`;
+  const queueWhere =
+    redisUrl === undefined ? 'in-process queue' : `BullMQ on ${redactUrl(redisUrl)}`;
+  const where = `${queueWhere}; calls in ${pool !== undefined ? 'Postgres' : redis !== undefined ? 'Redis' : 'memory'}`;
   let closing: Promise<CloseReport> | undefined;
   return {
     driver,
@@ -134,7 +199,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
             ? {}
             : { drainTimeoutMs: closeOptions.drainTimeoutMs },
         );
+        if (subscriber !== undefined) {
+          const connection = subscriber;
+          await connection.quit().catch(() => connection.disconnect());
+        }
         if (redis !== undefined) await redis.quit().catch(() => redis.disconnect());
+        await pool?.end();
         return report;
       })();
       return closing;

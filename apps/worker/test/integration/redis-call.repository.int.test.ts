@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../src/tool-calls/call-repository';
+import type { CallOutcome } from '@toolgate/persistence';
 import { RedisCallRepository } from '../../src/tool-calls/redis-call.repository';
 import { describeCallRepositoryContract } from '../support/call-repository.contract';
 import {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullMqDriver } from '../../src/queue/bullmq.driver';
 import { JobName, QueueName } from '../../src/queue/queue-driver';
-import type { CallRecord } from '../../src/tool-calls/call-repository';
+import type { CallRecord } from '@toolgate/persistence';
 import { RedisCallRepository } from '../../src/tool-calls/redis-call.repository';
 import {
   TEST_REDIS_URL,

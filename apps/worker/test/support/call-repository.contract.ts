@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome, CallRepository, NewCall } from '../../src/tool-calls/call-repository';
+import type { CallOutcome, CallRepository, NewCall } from '@toolgate/persistence';
 import { buildCall, buildTool, TEST_CALLER } from './tool.factory';
 
 /** A repository that can also record new calls (what the API does before enqueueing). */
@@ -42,13 +42,17 @@ export function describeCallRepositoryContract(
       const calls = repository();
       const { tool, call } = await seed(calls);
       expect(await calls.create({ call, tool, caller: TEST_CALLER })).toBe(false);
-      expect(await calls.getCall(call.id)).toEqual({
+      // A store may add what it knows beside (the actor), but never a run or outcome before a start.
+      const stored = await calls.getCall(call.id);
+      expect(stored).toMatchObject({
         call,
         tool,
         caller: TEST_CALLER,
         conversation_id: 'conv_1',
         state: 'queued',
       });
+      expect(stored?.run).toBeUndefined();
+      expect(stored?.outcome).toBeUndefined();
       expect(await calls.getCall('call_missing')).toBeUndefined();
     });
 

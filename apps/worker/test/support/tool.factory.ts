@@ -44,12 +44,13 @@ export function buildTool(input: TestToolInput = {}): ToolIR {
 
 /** A call of a tool with fresh id. */
 export function buildCall(tool: ToolIR, args: Record<string, unknown> = {}): ToolCallIR {
-  return { id: `call_${randomUUID()}`, name: tool.name, arguments: args };
+  // Ids are uuids, as the registry's `calls` table requires; tool_version is what the registry resolved.
+  return { id: randomUUID(), name: tool.name, arguments: args, tool_version: tool.version };
 }
 
 /** The caller every test call is made by. */
 export const TEST_CALLER: PolicyPrincipal = {
-  key_id: 'key_test',
-  team: 'test',
-  scopes: ['tools:execute'],
+  key_id: '00000000-0000-4000-8000-00000000000a',
+  team: '00000000-0000-4000-8000-00000000000b',
+  scopes: ['calls:execute'],
 };

@@ -1,10 +1,11 @@
-import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
+import type { EngineToolResult, PolicyDecision, PolicyPrincipal } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 
 /**
  * Where a call is in its life:
  * `queued` (enqueued, not started) -> `running` -> `succeeded` | `failed` | `awaiting_approval` | `outcome_unknown`;
- * `retrying` is a call put back on the queue by the API (e.g. a person retried it) and starts like `queued`.
+ * `retrying` is a call put back on the queue by the API (e.g. a person retried it) and starts like `queued`;
+ * `cancelled` is set by the API from any unfinished state and ends the call.
  */
 export type CallState =
   | 'queued'
@@ -13,13 +14,19 @@ export type CallState =
   | 'awaiting_approval'
   | 'succeeded'
   | 'failed'
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  | 'cancelled';
 
 /** States a worker may start a call from. */
 export const STARTABLE_CALL_STATES: readonly CallState[] = ['queued', 'retrying'];
 
 /** States after which a call never runs again on its own. */
-export const FINAL_CALL_STATES: readonly CallState[] = ['succeeded', 'failed', 'outcome_unknown'];
+export const FINAL_CALL_STATES: readonly CallState[] = [
+  'succeeded',
+  'failed',
+  'outcome_unknown',
+  'cancelled',
+];
 
 /** A recorded call as the worker needs it: the call, the tool version it resolved to, who made it and where it stands. */
 export interface CallRecord {
@@ -28,6 +35,8 @@ export interface CallRecord {
   tool: ToolIR;
   caller: PolicyPrincipal;
   conversation_id: string | undefined;
+  /** The person or key that made the call, when the store knows it (written on approval requests). */
+  actor?: string | undefined;
   state: CallState;
   /** The run that holds the call while `running`; set by `markStarted` and `takeOver`. */
   run?: CallRun;
@@ -46,19 +55,21 @@ export interface CallRun {
 
 /** What a run records when it ends. */
 export interface CallOutcome {
-  status: Exclude<CallState, 'queued' | 'retrying' | 'running'>;
+  status: Exclude<CallState, 'queued' | 'retrying' | 'running' | 'cancelled'>;
   result: EngineToolResult;
   /** Executor attempts made by this run (0 when the tool did not run). */
   attempts: number;
   latency_ms: number;
   answered_by: string | undefined;
   finished_at: number;
+  /** The policy decision the call ran under, when the engine made one. */
+  decision?: PolicyDecision | undefined;
 }
 
 /**
  * The worker's view of call records. Every state change is an atomic compare-and-set, because
  * several worker processes may hold the same job over time (a stalled job is handed on).
- * The Redis implementation backs the worker today; a Postgres one belongs to the API's repository layer.
+ * Postgres (the `calls` table the API writes) backs it in production; Redis and memory serve tests and the embedded mode.
  */
 export interface CallRepository {
   /** The call, or undefined when no such call was recorded. */
