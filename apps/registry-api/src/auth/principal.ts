@@ -13,11 +13,13 @@ export type Scope = z.infer<typeof ScopeSchema>;
 
 /** The authenticated caller of a request. */
 export interface Principal {
-  /** Written into audit events: `key:<id>` or `admin` for the bootstrap key. */
+  /** Written into audit events: `key:<id>`, `admin` for the bootstrap key, `user:<email>` for a console user. */
   actor: string;
-  /** The caller's team; null only for the bootstrap admin key, which spans every team. */
+  /** The caller's team; null for the bootstrap admin key and console users, which span every team. */
   teamId: string | null;
   keyId: string | null;
+  /** The console user signed in with a session cookie; absent for API keys. */
+  userId?: string;
   scopes: ReadonlySet<Scope>;
 }
 

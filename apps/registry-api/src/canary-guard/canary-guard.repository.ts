@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
+import { ANSWERED_STATUSES, REFUSED_BEFORE_RUN_CODES } from '../metrics/answerable-calls';
 import {
   ReleasesRepository,
   type ReleaseRow,
@@ -86,10 +87,8 @@ export class CanaryGuardRepository {
        WHERE tool_id = ${toolId}::uuid
          AND tool_version = ANY(${[...versions]}::text[])
          AND created_at >= ${since}
-         AND status IN ('succeeded', 'failed', 'outcome_unknown')
-         AND (error_code IS NULL OR error_code NOT IN
-               ('policy_denied', 'approval_denied', 'approval_expired', 'approval_required',
-                'rate_limited', 'cancelled'))
+         AND status = ANY(${[...ANSWERED_STATUSES]}::call_status[])
+         AND (error_code IS NULL OR error_code <> ALL(${[...REFUSED_BEFORE_RUN_CODES]}::text[]))
        GROUP BY tool_version`;
     return new Map(
       rows.map((row) => [

@@ -40,7 +40,9 @@ const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
   [ToolExceptionCode.UnsupportedMediaType]: 415,
   [ToolExceptionCode.UriTooLong]: 414,
   [ToolExceptionCode.MethodNotAllowed]: 405,
+  [ToolExceptionCode.RateLimited]: 429,
   [ToolExceptionCode.Unavailable]: 503,
+  [ToolExceptionCode.UpstreamUnavailable]: 502,
   [ToolExceptionCode.Internal]: 500,
 };
 
@@ -84,8 +86,12 @@ function titleOf(code: ToolExceptionCode): string {
       return 'URI too long';
     case ToolExceptionCode.MethodNotAllowed:
       return 'Method not allowed';
+    case ToolExceptionCode.RateLimited:
+      return 'Too many requests';
     case ToolExceptionCode.Unavailable:
       return 'Service unavailable';
+    case ToolExceptionCode.UpstreamUnavailable:
+      return 'Upstream server unreachable';
     case ToolExceptionCode.Internal:
       return 'Internal error';
     default:
@@ -141,6 +147,7 @@ function codeForStatus(status: number): ToolExceptionCode {
   if (status === 413) return ToolExceptionCode.PayloadTooLarge;
   if (status === 414) return ToolExceptionCode.UriTooLong;
   if (status === 415) return ToolExceptionCode.UnsupportedMediaType;
+  if (status === 429) return ToolExceptionCode.RateLimited;
   if (status >= 400 && status < 500) return ToolExceptionCode.InvalidRequest;
   if (status === 503) return ToolExceptionCode.Unavailable;
   return ToolExceptionCode.Internal;

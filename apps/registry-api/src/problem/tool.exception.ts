@@ -17,7 +17,10 @@ export enum ToolExceptionCode {
   UnsupportedMediaType = 'unsupported_media_type',
   UriTooLong = 'uri_too_long',
   MethodNotAllowed = 'method_not_allowed',
+  RateLimited = 'rate_limited',
   Unavailable = 'unavailable',
+  /** An upstream server (an MCP server being imported) could not be reached or answered badly. */
+  UpstreamUnavailable = 'upstream_unavailable',
   Internal = 'internal',
 }
 

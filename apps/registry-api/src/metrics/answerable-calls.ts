@@ -1,0 +1,16 @@
+/**
+ * Error codes of calls refused before the tool ran (policy, approval, rate limit, cancellation).
+ * Such calls say nothing about a tool version's health, so the SLO dashboard and the canary guard
+ * both leave them out of success rates and latencies.
+ */
+export const REFUSED_BEFORE_RUN_CODES: readonly string[] = [
+  'policy_denied',
+  'approval_denied',
+  'approval_expired',
+  'approval_required',
+  'rate_limited',
+  'cancelled',
+];
+
+/** Call statuses with an outcome of the tool's making. */
+export const ANSWERED_STATUSES: readonly string[] = ['succeeded', 'failed', 'outcome_unknown'];
