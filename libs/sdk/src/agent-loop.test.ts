@@ -4,6 +4,7 @@ import { defineTool } from '@toolgate/toolir';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { startFakeProvider } from '../test/support/fake-provider';
 import { sendJson, startTestServer, type TestServer } from '../test/support/test-server';
 import { runToolLoop } from './agent-loop';
 import { localTools } from './local-tools';
@@ -30,9 +31,7 @@ afterEach(async () => {
 
 /** Replays recorded-shape responses in order, one per request. */
 async function fakeProvider(responses: readonly unknown[]): Promise<TestServer> {
-  server = await startTestServer((_request, response, index) =>
-    sendJson(response, { body: responses[Math.min(index, responses.length - 1)] }),
-  );
+  server = await startFakeProvider(responses.map((json) => ({ json })));
   return server;
 }
 

@@ -18,6 +18,7 @@ export class ExportCache {
   private checkedAt = 0;
   private pendingCheck: Promise<void> | null = null;
   private readonly revalidateMs: number;
+  private readonly invalidationListeners = new Set<() => void>();
 
   constructor(
     @Inject(AuditRepository) private readonly audit: AuditRepository,
@@ -26,10 +27,18 @@ export class ExportCache {
     this.revalidateMs = config.EXPORT_CACHE_REVALIDATE_MS;
   }
 
+  /** Told after a change to tools, versions or releases committed on this replica. */
   invalidate(): void {
     this.entries.clear();
     // Force the next read to fetch the new revision, so entries are never keyed by a stale one.
     this.checkedAt = 0;
+    for (const listener of this.invalidationListeners) listener();
+  }
+
+  /** Every committed catalog change on this replica passes through `invalidate`, so others hook in here. */
+  onInvalidate(listener: () => void): () => void {
+    this.invalidationListeners.add(listener);
+    return () => this.invalidationListeners.delete(listener);
   }
 
   /** Clears the cache when the database moved on since the last check. */

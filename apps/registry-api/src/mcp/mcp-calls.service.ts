@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   CallToolResultSchema,
@@ -16,6 +17,9 @@ import { CallsService, wireResultOf } from '../calls/calls.service';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { MCP_META } from './mcp-options';
 
+// How often a call held for approval is looked at while a client waits for the decision.
+const APPROVAL_POLL_MS = 200;
+
 // With an idempotency key the call id must not change between retries (it is part of the key).
 const IDEMPOTENT_CALL_ID = 'mcp_call';
 
@@ -31,6 +35,8 @@ export interface McpCallContext {
   signal: AbortSignal;
   conversationId: string | undefined;
   idempotencyKey: string | undefined;
+  /** How long a call held for approval may wait for a person before the answer names the approval. */
+  approvalWaitMs: number;
   /** Present when the client asked for progress (sent a `progressToken`). */
   onProgress?: (progress: McpProgress) => Promise<void>;
 }
@@ -127,11 +133,33 @@ export class McpCallsService {
       if (signal.aborted) cancel();
       // The longest wait POST /v1/calls allows; a call still open then is answered with its id.
       const [row] = await this.calls.waitForCalls([rowId], MAX_WAIT_MS);
-      return row;
+      if (row?.status !== 'awaiting_approval' || context.approvalWaitMs <= 0) return row;
+      return await this.awaitDecision(principal, row, context);
     } finally {
       signal.removeEventListener('abort', cancel);
       unsubscribe();
     }
+  }
+
+  /** Polls a call held for approval until a person decides and it finishes, or the wait ends. */
+  private async awaitDecision(
+    principal: Principal,
+    held: CallRow,
+    { approvalWaitMs, signal }: McpCallContext,
+  ): Promise<CallRow> {
+    const deadline = Date.now() + approvalWaitMs;
+    let row = held;
+    while (!FINAL_CALL_STATUSES.includes(row.status) && !signal.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await sleep(Math.min(APPROVAL_POLL_MS, left));
+      row = await this.calls.require(principal, row.id);
+      if (row.status === 'awaiting_approval') continue;
+      // Approved: the call now runs, so wait for its outcome within what is left of the wait.
+      const [settled] = await this.calls.waitForCalls([row.id], Math.max(0, deadline - Date.now()));
+      row = settled ?? row;
+    }
+    return row;
   }
 
   private async resultOf(row: CallRow | undefined): Promise<CallToolResult> {
@@ -146,8 +174,9 @@ export class McpCallsService {
       const approvalId = approval?.id ?? 'unknown';
       return textResult(
         `The call of ${row.toolName} awaits approval ${approvalId} (call ${row.id}). ` +
-          'It runs once a person approves it; its result is then at GET /v1/calls/' +
-          `${row.id}.`,
+          'A person with the approvals:decide scope must approve it in the Toolgate console or ' +
+          `with POST /v1/approvals/${approvalId}/decision; it runs then, and its result is at ` +
+          `GET /v1/calls/${row.id}. Until then, do not retry the call.`,
         { [MCP_META.callId]: row.id, [MCP_META.approvalId]: approvalId },
       );
     }

@@ -1,31 +1,53 @@
+import { randomUUID } from 'node:crypto';
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CredentialsService } from '../auth/credentials.service';
-import { hasScope } from '../auth/principal';
+import { hasScope, type Principal } from '../auth/principal';
 import { PublicRoute } from '../auth/require-scopes.decorator';
+import { CatalogEventsService, concernsTeam } from '../catalog-events/catalog-events.service';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { MCP_CONVERSATION_HEADER, MCP_ROUTE } from './mcp-options';
 import { scopesForMessages } from './mcp-scopes';
 import { McpServerFactory } from './mcp-server.factory';
+import { McpSessionRegistry } from './mcp-session.registry';
 
 const ConversationHeaderSchema = z.string().min(1).max(256).optional();
+// The session ids this server hands out (randomUUID); anything else cannot name a session.
+const SessionIdSchema = z.uuid();
+const SESSION_HEADER = 'mcp-session-id';
+
+/** A live session: the transport answers its requests, the server its JSON-RPC methods. */
+interface LiveSession {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+}
 
 /**
- * The registry as an MCP server over Streamable HTTP, stateless: each POST gets its own server and
- * transport. Refusals before the transport takes over (401, 403, a bad header) are problem
- * documents like every other route; once it has, answers are JSON-RPC on the raw response.
+ * The registry as an MCP server over Streamable HTTP. An `initialize` opens a session
+ * (`Mcp-Session-Id`, a GET stream for `notifications/tools/list_changed`, DELETE to end it); any
+ * other POST without a session id is answered statelessly by a server built for that request, so
+ * simple clients need no handshake. Refusals before the transport takes over (401, 403, 404 for an
+ * unknown session, a bad header) are problem documents like every other route; once it has,
+ * answers are JSON-RPC on the raw response.
  */
 @ApiExcludeController()
 // Authenticated in the handler: the scopes depend on the JSON-RPC methods in the body.
 @PublicRoute()
 @Controller(MCP_ROUTE)
 export class McpController {
+  private readonly live = new Map<string, LiveSession>();
+
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(CredentialsService) private readonly credentials: CredentialsService,
     @Inject(McpServerFactory) private readonly servers: McpServerFactory,
+    @Inject(McpSessionRegistry) private readonly sessions: McpSessionRegistry,
+    @Inject(CatalogEventsService) private readonly catalogEvents: CatalogEventsService,
   ) {}
 
   @Post()
@@ -45,27 +67,120 @@ export class McpController {
         },
       );
     }
-    const conversation = ConversationHeaderSchema.safeParse(
-      request.headers[MCP_CONVERSATION_HEADER],
-    );
-    if (!conversation.success) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        `The ${MCP_CONVERSATION_HEADER} header is not valid.`,
-        { issues: [{ path: `/headers/${MCP_CONVERSATION_HEADER}`, message: '1-256 characters' }] },
-      );
+    const conversationId = conversationOf(request);
+    const sessionId = sessionIdOf(request);
+    if (sessionId !== undefined) {
+      const session = this.requireSession(sessionId, principal);
+      await this.handOver(request, reply, session.transport);
+      return;
     }
-    const server = this.servers.create({ principal, conversationId: conversation.data });
+    if (isInitializeRequest(request.body)) {
+      await this.openSession(request, reply, { principal, conversationId });
+      return;
+    }
+    const server = this.servers.create({ principal, conversationId, stateful: false });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    // From here the transport writes the response (SSE for requests), not Fastify.
-    reply.hijack();
-    reply.raw.setHeader('x-request-id', request.id);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
     });
+    await server.connect(transport);
+    await this.handOver(request, reply, transport);
+  }
+
+  /** The session's stream of server-initiated messages (`notifications/tools/list_changed`). */
+  @Get()
+  async stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const principal = await this.credentials.authenticate(request.headers.authorization);
+    const sessionId = sessionIdOf(request);
+    if (sessionId === undefined) throw methodNotAllowed();
+    const session = this.requireSession(sessionId, principal);
+    const release = this.sessions.holdStream(sessionId);
+    reply.raw.on('close', release);
+    await this.handOver(request, reply, session.transport);
+  }
+
+  @Delete()
+  async end(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const principal = await this.credentials.authenticate(request.headers.authorization);
+    const sessionId = sessionIdOf(request);
+    if (sessionId === undefined) throw methodNotAllowed();
+    const session = this.requireSession(sessionId, principal);
+    await this.handOver(request, reply, session.transport);
+  }
+
+  private async openSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: { principal: Principal; conversationId: string | undefined },
+  ): Promise<void> {
+    if (this.sessions.full) {
+      throw new ToolException(
+        ToolExceptionCode.Unavailable,
+        'This server holds as many MCP sessions as it may; retry later or call without a session.',
+      );
+    }
+    const server = this.servers.create({ ...caller, stateful: true });
+    let unsubscribe: () => void = () => undefined;
+    let opened: string | undefined;
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      if (opened !== undefined) {
+        this.live.delete(opened);
+        this.sessions.remove(opened);
+      }
+      await server.close();
+    };
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        opened = id;
+        this.live.set(id, { transport, server });
+        this.sessions.add(id, { actor: caller.principal.actor, close });
+      },
+    });
+    // DELETE, idle expiry and shutdown all end in the transport closing, which closes the server.
+    server.onclose = () => void close();
+    const { teamId } = caller.principal;
+    unsubscribe = await this.catalogEvents.subscribe((change) => {
+      if (!concernsTeam(change, teamId)) return;
+      // Only delivered while the client holds its GET stream open; a client without one re-lists.
+      server.sendToolListChanged().catch(() => undefined);
+    });
     try {
       await server.connect(transport);
+      await this.handOver(request, reply, transport);
+    } finally {
+      // A refused initialize (bad protocol version, malformed) leaves no session behind.
+      if (opened === undefined) await close();
+    }
+  }
+
+  private requireSession(sessionId: string, principal: Principal): LiveSession {
+    const handle = this.sessions.use(sessionId, principal.actor);
+    const session = handle === undefined ? undefined : this.live.get(sessionId);
+    if (session === undefined) {
+      // Streamable HTTP: a 404 tells the client to start a new session with a fresh initialize.
+      throw new ToolException(
+        ToolExceptionCode.NotFound,
+        `MCP session ${sessionId} was not found; it ended or expired. Initialize a new one.`,
+      );
+    }
+    return session;
+  }
+
+  /** From here the transport writes the response (SSE or JSON), not Fastify. */
+  private async handOver(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    transport: StreamableHTTPServerTransport,
+  ): Promise<void> {
+    reply.hijack();
+    reply.raw.setHeader('x-request-id', request.id);
+    try {
       await transport.handleRequest(request.raw, reply.raw, request.body);
     } catch (error) {
       request.log.error({ err: error }, 'MCP request failed');
@@ -81,23 +196,39 @@ export class McpController {
       }
     }
   }
+}
 
-  // Stateless: no standalone SSE stream to open (GET) and no session to end (DELETE).
-  @Get()
-  streamRefused(): never {
-    throw methodNotAllowed();
+function conversationOf(request: FastifyRequest): string | undefined {
+  const conversation = ConversationHeaderSchema.safeParse(request.headers[MCP_CONVERSATION_HEADER]);
+  if (!conversation.success) {
+    throw new ToolException(
+      ToolExceptionCode.InvalidRequest,
+      `The ${MCP_CONVERSATION_HEADER} header is not valid.`,
+      { issues: [{ path: `/headers/${MCP_CONVERSATION_HEADER}`, message: '1-256 characters' }] },
+    );
   }
+  return conversation.data;
+}
 
-  @Delete()
-  sessionEndRefused(): never {
-    throw methodNotAllowed();
+function sessionIdOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[SESSION_HEADER];
+  if (header === undefined) return undefined;
+  const parsed = SessionIdSchema.safeParse(header);
+  if (!parsed.success) {
+    throw new ToolException(
+      ToolExceptionCode.InvalidRequest,
+      'The Mcp-Session-Id header is not one this server issued.',
+      { issues: [{ path: `/headers/${SESSION_HEADER}`, message: 'a session id from initialize' }] },
+    );
   }
+  return parsed.data;
 }
 
 function methodNotAllowed(): ToolException {
   return new ToolException(
     ToolExceptionCode.MethodNotAllowed,
-    'This MCP endpoint is stateless: send JSON-RPC messages with POST.',
+    'Without an Mcp-Session-Id there is no stream to open (GET) or session to end (DELETE): ' +
+      'initialize a session, or send JSON-RPC messages with POST.',
     { headers: { allow: 'POST' } },
   );
 }

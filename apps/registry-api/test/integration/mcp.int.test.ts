@@ -345,7 +345,7 @@ when { context.arguments has query && context.arguments.query == "vip" };
     expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
   });
 
-  it('answers GET and DELETE with 405, as a stateless server', async () => {
+  it('answers GET and DELETE without a session id with 405 (only sessions have a stream or an end)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(new URL('/mcp', baseUrl), {
         method,

@@ -4,7 +4,8 @@ import { defineTool } from '@toolgate/toolir';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { delay, startTestServer, type TestServer } from '../../test/support/test-server';
+import { sseEvent, startFakeProvider } from '../../test/support/fake-provider';
+import type { TestServer } from '../../test/support/test-server';
 import { streamToolCalls } from './stream-tool-calls';
 
 const getWeather = defineTool({
@@ -23,26 +24,19 @@ afterEach(async () => {
 
 /** Serves `body` as text/event-stream in small pieces, split mid-line, with pauses between them. */
 async function sseServer(body: string): Promise<TestServer> {
-  server = await startTestServer(async (_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (let start = 0; start < body.length; start += 37) {
-      response.write(body.slice(start, start + 37));
-      await delay(2);
-    }
-    response.end();
-  });
+  server = await startFakeProvider([{ sse: body }]);
   return server;
 }
 
 const chunk = (delta: object, finishReason: string | null = null): string =>
-  `data: ${JSON.stringify({
+  sseEvent({
     id: 'chatcmpl-S1',
     object: 'chat.completion.chunk',
     created: 1_764_000_000,
     model: 'gpt-4o-2024-08-06',
     system_fingerprint: 'fp_abc',
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-  })}\n\n`;
+  });
 const chatStream = [
   chunk({
     role: 'assistant',
@@ -65,7 +59,7 @@ const chatStream = [
 ].join('');
 
 const anthropicEvent = (data: { type: string } & Record<string, unknown>): string =>
-  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  sseEvent(data, data.type);
 const anthropicStream = [
   anthropicEvent({
     type: 'message_start',
