@@ -1,0 +1,190 @@
+'use client';
+
+import { isRecord } from '@toolgate/toolir';
+import { useId, useState, type FormEvent } from 'react';
+import { query } from '../../lib/api';
+import type { AuditEvent, AuditVerification, Page } from '../../lib/api-types';
+import { formatTime } from '../../lib/format';
+import { JsonView } from '../../components/json-view';
+import { Empty, Loaded } from '../../components/states';
+import { useApi } from '../../components/use-api';
+
+interface Filters {
+  actor: string;
+  entity_type: string;
+  action: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { actor: '', entity_type: '', action: '', from: '', to: '' };
+
+function toIso(local: string): string | undefined {
+  if (local === '') return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** Before/after side by side when the event carries both; the whole payload otherwise. */
+function Change({ data }: { data: unknown }) {
+  if (isRecord(data) && ('before' in data || 'after' in data)) {
+    const before = isRecord(data['before']) ? data['before'] : {};
+    const after = isRecord(data['after']) ? data['after'] : {};
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return (
+      <table className="table compact diff">
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Before</th>
+            <th scope="col">After</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => {
+            const left = JSON.stringify(before[key]);
+            const right = JSON.stringify(after[key]);
+            return (
+              <tr key={key} className={left === right ? undefined : 'changed'}>
+                <th scope="row">{key}</th>
+                <td>
+                  <code>{left ?? '—'}</code>
+                </td>
+                <td>
+                  <code>{right ?? '—'}</code>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    );
+  }
+  return <JsonView value={data} />;
+}
+
+export default function AuditPage() {
+  const id = useId();
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const events = useApi<Page<AuditEvent>>(
+    `/v1/audit${query({ actor: filters.actor, entity_type: filters.entity_type, action: filters.action, from: toIso(filters.from), to: toIso(filters.to), cursor, limit: 25 })}`,
+  );
+  const verify = useApi<AuditVerification>('/v1/audit/verify');
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setCursors([]);
+    setFilters(draft);
+  };
+  const field = (name: keyof Filters, label: string, type = 'text') => (
+    <div className="field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        type={type}
+        value={draft[name]}
+        onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+      />
+    </div>
+  );
+
+  return (
+    <>
+      <header className="page-header">
+        <h1>Audit trail</h1>
+        <p className="hint">
+          Every change to tools, releases, policies and approvals, hash-chained so tampering shows.
+        </p>
+        <Loaded state={verify} what="chain verification">
+          {(result) =>
+            result.ok ? (
+              <p className="success" role="status">
+                Chain verified: {result.checked} events, head #{result.head.seq}.
+              </p>
+            ) : (
+              <div className="state state-error" role="alert">
+                <p>
+                  <strong>The audit chain is broken.</strong> Someone changed or removed events.
+                  First broken link:
+                </p>
+                <JsonView value={result.first_broken_link} />
+              </div>
+            )
+          }
+        </Loaded>
+      </header>
+      <form className="filters" role="search" aria-label="Filter audit events" onSubmit={apply}>
+        {field('actor', 'Actor')}
+        {field('entity_type', 'Entity type')}
+        {field('action', 'Action')}
+        {field('from', 'From', 'datetime-local')}
+        {field('to', 'To', 'datetime-local')}
+        <div className="actions">
+          <button type="submit" className="primary">
+            Apply
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(EMPTY);
+              setFilters(EMPTY);
+              setCursors([]);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      <Loaded state={events} what="audit events">
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty title="No audit events match.">
+              <p>
+                Clear the filters; events appear as tools, releases, policies and approvals change.
+              </p>
+            </Empty>
+          ) : (
+            <>
+              <ol className="audit-list">
+                {page.items.map((event) => (
+                  <li key={event.id} className="card">
+                    <details>
+                      <summary>
+                        <span className="hint">#{event.seq}</span> <strong>{event.action}</strong>{' '}
+                        on {event.entity_type} <code>{event.entity_id.slice(0, 12)}</code> by{' '}
+                        <span className="actor">{event.actor}</span>{' '}
+                        <span className="hint">{formatTime(event.occurred_at)}</span>
+                      </summary>
+                      <Change data={event.data} />
+                      <p className="hint mono">
+                        hash {event.hash.slice(0, 16)}… prev {event.prev_hash.slice(0, 16)}…
+                      </p>
+                    </details>
+                  </li>
+                ))}
+              </ol>
+              <div className="actions">
+                {cursors.length > 0 ? (
+                  <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
+                    Previous page
+                  </button>
+                ) : null}
+                {page.next_cursor ? (
+                  <button
+                    type="button"
+                    onClick={() => setCursors([...cursors, page.next_cursor ?? ''])}
+                  >
+                    Next page
+                  </button>
+                ) : null}
+              </div>
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

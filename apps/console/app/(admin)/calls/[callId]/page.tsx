@@ -1,0 +1,171 @@
+'use client';
+
+import { isRecord } from '@toolgate/toolir';
+import Link from 'next/link';
+import { Fragment, useState } from 'react';
+import { useParams } from 'next/navigation';
+import { ApiError } from '../../../lib/api';
+import type { Call, CallTimeline } from '../../../lib/api-types';
+import { formatMs, formatTime } from '../../../lib/format';
+import { wirePreview } from '../../../lib/wire-preview';
+import { JsonView } from '../../../components/json-view';
+import { ErrorState, Loading } from '../../../components/states';
+import { useApi } from '../../../components/use-api';
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
+
+/** An event's detail as short `key value` pairs; nested values stay JSON. */
+function EventDetail({ detail }: { detail: unknown }) {
+  if (detail === null || detail === undefined) return null;
+  if (!isRecord(detail)) return <JsonView value={detail} />;
+  const entries = Object.entries(detail).filter(
+    ([, value]) => value !== null && value !== undefined,
+  );
+  if (entries.length === 0) return null;
+  return (
+    <dl className="pairs event-detail">
+      {entries.map(([key, value]) => (
+        <Fragment key={key}>
+          <dt>{key.replaceAll('_', ' ')}</dt>
+          <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/** The raw request and result, in the provider's wire format when the call came in one. */
+function RawCall({ call }: { call: Call }) {
+  const wire = wirePreview(call);
+  const [view, setView] = useState<'wire' | 'ir'>('wire');
+  const shown = wire !== null && view === 'wire' ? 'wire' : 'ir';
+  const request =
+    shown === 'wire'
+      ? wire?.request
+      : { id: call.provider_call_id, name: call.tool.name, arguments: call.arguments };
+  const result = shown === 'wire' ? wire?.result : call.result;
+  return (
+    <section className="card" aria-labelledby="raw-heading">
+      <h3 id="raw-heading">
+        Request {shown === 'wire' ? `(${call.provider} wire format)` : '(ToolIR)'}
+      </h3>
+      {wire !== null ? (
+        <div role="tablist" aria-label="Format" className="tabs">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={shown === 'wire'}
+            className={shown === 'wire' ? 'active' : undefined}
+            onClick={() => setView('wire')}
+          >
+            {call.provider}
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={shown === 'ir'}
+            className={shown === 'ir' ? 'active' : undefined}
+            onClick={() => setView('ir')}
+          >
+            ToolIR
+          </button>
+        </div>
+      ) : null}
+      <JsonView value={request} label="Request" />
+      <h3>Result</h3>
+      {result === null || result === undefined ? (
+        <p className="hint">No result yet.</p>
+      ) : (
+        <JsonView value={result} label="Result" />
+      )}
+    </section>
+  );
+}
+
+function fallbackTimeline(call: Call): CallTimeline['events'] {
+  // Without the timeline route the call's own timestamps still tell the outline.
+  const events: CallTimeline['events'] = [{ at: call.created_at, type: 'received', detail: null }];
+  if (call.started_at) events.push({ at: call.started_at, type: 'started', detail: null });
+  if (call.finished_at)
+    events.push({
+      at: call.finished_at,
+      type: 'finished',
+      detail: { status: call.status, error_code: call.error_code },
+    });
+  return events;
+}
+
+export default function CallPage() {
+  const { callId } = useParams<{ callId: string }>();
+  const call = useApi<Call>(`/v1/calls/${callId}`, { pollMs: 2000 });
+  const finished = call.data !== undefined && TERMINAL.has(call.data.status);
+  const timeline = useApi<CallTimeline>(
+    `/v1/calls/${callId}/timeline`,
+    finished ? {} : { pollMs: 2000 },
+  );
+
+  if (call.error !== undefined && call.data === undefined)
+    return <ErrorState error={call.error} onRetry={call.reload} />;
+  if (call.data === undefined) return <Loading what="the call" />;
+  const current = call.data;
+  const events =
+    timeline.data?.events ??
+    (timeline.error instanceof ApiError && timeline.error.status === 404
+      ? fallbackTimeline(current)
+      : []);
+
+  return (
+    <>
+      <header className="page-header">
+        <p className="breadcrumb">
+          <Link href="/calls">Calls</Link> /
+        </p>
+        <h1>
+          {current.tool.name} <span className="hint">v{current.tool.version}</span>
+        </h1>
+        <p>
+          <span className={`badge status-${current.status}`}>
+            {current.status.replaceAll('_', ' ')}
+          </span>{' '}
+          {current.error_code ? <code>{current.error_code}</code> : null} · {current.attempts}{' '}
+          attempt
+          {current.attempts === 1 ? '' : 's'} · latency {formatMs(current.latency_ms)} · provider{' '}
+          {current.provider}
+          {current.conversation_id ? ` · conversation ${current.conversation_id}` : ''}
+        </p>
+        {current.status === 'awaiting_approval' ? (
+          <p className="warning">
+            Waiting for a person: decide it on the <Link href="/approvals">approvals</Link> page.
+          </p>
+        ) : null}
+      </header>
+      <div className="split">
+        <section className="card" aria-labelledby="timeline-heading">
+          <h3 id="timeline-heading">Timeline</h3>
+          {timeline.data === undefined && timeline.error === undefined ? (
+            <Loading what="the timeline" />
+          ) : null}
+          <ol className="timeline">
+            {events.map((event, index) => (
+              <li key={`${event.at}-${event.type}-${index}`} className={`event-${event.type}`}>
+                <span className="timeline-type">{event.type.replaceAll('_', ' ')}</span>{' '}
+                <time dateTime={event.at}>{formatTime(event.at)}</time>
+                <EventDetail detail={event.detail} />
+              </li>
+            ))}
+          </ol>
+          {current.decision ? (
+            <p className="hint">
+              Policy: {current.decision.effect}
+              {current.decision.rule ? ` by ${current.decision.rule}` : ''}
+              {current.decision.policy_revision
+                ? ` (revision ${current.decision.policy_revision})`
+                : ''}
+            </p>
+          ) : null}
+        </section>
+        <RawCall call={current} />
+      </div>
+    </>
+  );
+}

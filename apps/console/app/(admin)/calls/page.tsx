@@ -1,0 +1,160 @@
+'use client';
+
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import { query } from '../../lib/api';
+import { CALL_STATUSES, type Call, type Page } from '../../lib/api-types';
+import { formatMs, formatTime } from '../../lib/format';
+import { Empty, Loaded } from '../../components/states';
+import { useApi } from '../../components/use-api';
+
+const RANGES: Record<string, number | null> = {
+  'Last hour': 3600e3,
+  'Last 24 hours': 86400e3,
+  'Last 7 days': 7 * 86400e3,
+  'Any time': null,
+};
+
+export default function CallsPage() {
+  const id = useId();
+  const [status, setStatus] = useState('');
+  const [tool, setTool] = useState('');
+  const [range, setRange] = useState('Any time');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const calls = useApi<Page<Call>>(
+    `/v1/calls${query({ status, tool: tool.trim(), cursor, limit: 50 })}`,
+    { pollMs: 5000 },
+  );
+  const since = RANGES[range] ?? null;
+  const reset = () => setCursors([]);
+
+  return (
+    <>
+      <header className="page-header">
+        <h1>Calls</h1>
+        <p className="hint">
+          Every tool call through the gateway, newest first; refreshed every 5 seconds.
+        </p>
+      </header>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter calls"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-status`}>Status</label>
+          <select
+            id={`${id}-status`}
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value);
+              reset();
+            }}
+          >
+            <option value="">Any</option>
+            {CALL_STATUSES.map((entry) => (
+              <option key={entry} value={entry}>
+                {entry.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-tool`}>Tool</label>
+          <input
+            id={`${id}-tool`}
+            value={tool}
+            onChange={(event) => {
+              setTool(event.target.value);
+              reset();
+            }}
+            placeholder="tool name"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-range`}>Time</label>
+          <select
+            id={`${id}-range`}
+            value={range}
+            onChange={(event) => setRange(event.target.value)}
+          >
+            {Object.keys(RANGES).map((entry) => (
+              <option key={entry}>{entry}</option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <Loaded state={calls} what="calls">
+        {(page) => {
+          const now = Date.now();
+          const items =
+            since === null
+              ? page.items
+              : page.items.filter((call) => now - Date.parse(call.created_at) <= since);
+          return items.length === 0 ? (
+            <Empty title="No calls match.">
+              <p>
+                Widen the time range or clear the filters; calls appear once an app posts to
+                /v1/calls.
+              </p>
+            </Empty>
+          ) : (
+            <>
+              <table className="table">
+                <caption className="sr-only">Calls</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Call</th>
+                    <th scope="col">Tool</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Provider</th>
+                    <th scope="col">Latency</th>
+                    <th scope="col">Received</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((call) => (
+                    <tr key={call.id}>
+                      <td>
+                        <Link href={`/calls/${call.id}`}>{call.id.slice(0, 8)}</Link>
+                      </td>
+                      <td>
+                        {call.tool.name} <span className="hint">{call.tool.version}</span>
+                      </td>
+                      <td>
+                        <span className={`badge status-${call.status}`}>
+                          {call.status.replaceAll('_', ' ')}
+                        </span>
+                        {call.error_code ? <span className="hint"> {call.error_code}</span> : null}
+                      </td>
+                      <td>{call.provider}</td>
+                      <td>{formatMs(call.latency_ms)}</td>
+                      <td>{formatTime(call.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <div className="actions">
+                {cursors.length > 0 ? (
+                  <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
+                    Previous page
+                  </button>
+                ) : null}
+                {page.next_cursor ? (
+                  <button
+                    type="button"
+                    onClick={() => setCursors([...cursors, page.next_cursor ?? ''])}
+                  >
+                    Next page
+                  </button>
+                ) : null}
+              </div>
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}

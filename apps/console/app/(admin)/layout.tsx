@@ -1,0 +1,124 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { apiFetch, setCsrfToken } from '../lib/api';
+import { ConsoleSessionSchema, type ConsoleSession } from '../lib/api-types';
+import { canAdminister, SessionProvider, type SessionValue } from '../components/session';
+import { ErrorState, Loading } from '../components/states';
+
+const NAV = [
+  { href: '/tools', label: 'Catalog' },
+  { href: '/releases', label: 'Releases' },
+  { href: '/policies', label: 'Policies' },
+  { href: '/approvals', label: 'Approvals' },
+  { href: '/calls', label: 'Calls' },
+  { href: '/audit', label: 'Audit trail' },
+  { href: '/slo', label: 'SLOs' },
+  { href: '/users', label: 'People', adminOnly: true },
+];
+
+export default function AdminLayout({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [session, setSession] = useState<ConsoleSession | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let active = true;
+    apiFetch<{ session: unknown }>('/session').then(
+      ({ session: answer }) => {
+        if (!active) return;
+        const parsed = answer === null ? null : ConsoleSessionSchema.safeParse(answer);
+        if (parsed !== null && !parsed.success) {
+          setError(new Error('The API answered with a session this console does not understand.'));
+          return;
+        }
+        const current = parsed === null ? null : parsed.data;
+        if (current === null) {
+          router.replace(
+            `/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`,
+          );
+          return;
+        }
+        setCsrfToken(current.csrf_token);
+        setSession(current);
+      },
+      (failure: unknown) => {
+        if (active) setError(failure);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [router, attempt]);
+
+  const signOut = useCallback(() => {
+    apiFetch('/v1/console/session', { method: 'DELETE' })
+      .catch(() => undefined)
+      .finally(() => {
+        setCsrfToken(null);
+        router.replace('/sign-in');
+      });
+  }, [router]);
+
+  const value = useMemo<SessionValue | null>(
+    () => (session === null ? null : { user: session.user, signOut }),
+    [session, signOut],
+  );
+
+  if (value === null) {
+    return (
+      <main className="centered">
+        {error === undefined ? (
+          <Loading what="your session" />
+        ) : (
+          <ErrorState error={error} onRetry={() => setAttempt((n) => n + 1)} />
+        )}
+      </main>
+    );
+  }
+
+  return (
+    <SessionProvider value={value}>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <div className="shell">
+        <nav className="sidebar" aria-label="Main">
+          <p className="brand">Toolgate</p>
+          <ul>
+            {NAV.filter((item) => !item.adminOnly || canAdminister(value.user.role)).map((item) => {
+              const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
+              return (
+                <li key={item.href}>
+                  <Link
+                    href={item.href}
+                    aria-current={current ? 'page' : undefined}
+                    className={current ? 'active' : undefined}
+                  >
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="whoami">
+            <p>
+              <span className="whoami-name">{value.user.name || value.user.email}</span>
+              <span className={`badge role-${value.user.role}`}>{value.user.role}</span>
+            </p>
+            <button type="button" className="link-button" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
+        </nav>
+        <main id="content" className="content" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,71 @@
+'use client';
+
+import Link from 'next/link';
+import type { Page, Tool } from '../../lib/api-types';
+import { Empty, Loaded } from '../../components/states';
+import { useApi } from '../../components/use-api';
+
+export default function ReleasesPage() {
+  const tools = useApi<Page<Tool>>('/v1/tools?limit=200');
+  return (
+    <>
+      <header className="page-header">
+        <h1>Releases</h1>
+        <p className="hint">
+          Which version every tool serves; open one to move its canary, promote, roll back or
+          deprecate.
+        </p>
+      </header>
+      <Loaded state={tools} what="releases">
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty title="No tools yet.">
+              <p>
+                Register a tool in the <Link href="/tools">catalog</Link> and publish a version
+                first.
+              </p>
+            </Empty>
+          ) : (
+            <table className="table">
+              <caption className="sr-only">Release state per tool</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Stable</th>
+                  <th scope="col">Canary</th>
+                  <th scope="col">Share on canary</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((tool) => (
+                  <tr key={tool.id}>
+                    <td>
+                      <Link href={`/tools/${tool.id}/release`}>{tool.name}</Link>
+                    </td>
+                    <td>
+                      {tool.release?.stable_version ?? <span className="hint">none — set one</span>}
+                    </td>
+                    <td>{tool.release?.canary_version ?? '—'}</td>
+                    <td>
+                      {tool.release?.canary_version ? (
+                        <meter
+                          min={0}
+                          max={100}
+                          value={tool.release.canary_percent}
+                          aria-label={`${tool.name} canary share`}
+                        >
+                          {tool.release.canary_percent}%
+                        </meter>
+                      ) : null}{' '}
+                      {tool.release?.canary_version ? `${tool.release.canary_percent}%` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

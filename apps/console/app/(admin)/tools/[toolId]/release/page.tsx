@@ -1,0 +1,280 @@
+'use client';
+
+import Link from 'next/link';
+import { useParams } from 'next/navigation';
+import { useId, useState } from 'react';
+import { apiFetch, describeError } from '../../../../lib/api';
+import type {
+  Page,
+  Release,
+  ReleaseHealth,
+  Tool,
+  ToolVersion,
+  VersionStats,
+} from '../../../../lib/api-types';
+import { formatMs, formatPercent, formatTime } from '../../../../lib/format';
+import { ConfirmButton } from '../../../../components/confirm-button';
+import { CanaryForm } from '../../../../components/forms/canary-form';
+import { DeprecateForm } from '../../../../components/forms/deprecate-form';
+import { canAdminister, useSession } from '../../../../components/session';
+import { ErrorState, Loaded, Loading } from '../../../../components/states';
+import { useApi } from '../../../../components/use-api';
+
+function StatsColumn({ title, stats }: { title: string; stats: VersionStats | null }) {
+  return (
+    <div className="stat-card">
+      <h4>
+        {title} {stats ? <span className="hint">{stats.version}</span> : null}
+      </h4>
+      {stats === null ? (
+        <p className="hint">No version.</p>
+      ) : (
+        <dl className="pairs">
+          <dt>Success rate</dt>
+          <dd>{formatPercent(stats.success_rate, 2)}</dd>
+          <dt>p95 latency</dt>
+          <dd>{formatMs(stats.p95_latency_ms)}</dd>
+          <dt>Calls</dt>
+          <dd>{stats.calls}</dd>
+          <dt>Validation failures</dt>
+          <dd>{formatPercent(stats.validation_failure_rate, 2)}</dd>
+        </dl>
+      )}
+    </div>
+  );
+}
+
+export default function ReleasePage() {
+  const id = useId();
+  const { toolId } = useParams<{ toolId: string }>();
+  const { user } = useSession();
+  const admin = canAdminister(user.role);
+  const tool = useApi<Tool>(`/v1/tools/${toolId}`);
+  const release = useApi<Release>(`/v1/tools/${toolId}/release`);
+  const versions = useApi<Page<ToolVersion>>(`/v1/tools/${toolId}/versions`);
+  const health = useApi<ReleaseHealth>(`/v1/tools/${toolId}/release/health`, { pollMs: 5000 });
+  const [stable, setStable] = useState('');
+  const [deprecating, setDeprecating] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = () => {
+    release.reload();
+    versions.reload();
+    health.reload();
+    tool.reload();
+  };
+  const act = (label: string, path: string, request: { method: 'PUT' | 'POST'; body: unknown }) => {
+    setError(null);
+    setMessage(null);
+    apiFetch<Release>(path, request).then(
+      () => {
+        setMessage(label);
+        refresh();
+      },
+      (failure: unknown) => setError(describeError(failure)),
+    );
+  };
+
+  if (tool.error !== undefined) return <ErrorState error={tool.error} onRetry={tool.reload} />;
+  if (tool.data === undefined || release.data === undefined || versions.data === undefined) {
+    return release.error !== undefined ? (
+      <ErrorState error={release.error} onRetry={refresh} />
+    ) : (
+      <Loading what="the release" />
+    );
+  }
+  const current = release.data;
+  const published = versions.data.items
+    .filter((version) => version.status === 'published' && version.deprecated_at === null)
+    .map((version) => version.version);
+  const deprecatable = versions.data.items.filter(
+    (version) => version.status === 'published' && version.deprecated_at === null,
+  );
+  // A pick that left the options (deprecated meanwhile) falls back to the default.
+  const chosenStable = published.includes(stable)
+    ? stable
+    : (published.find((version) => version !== current.stable_version) ?? '');
+  const chosenDeprecation = deprecatable.some((version) => version.version === deprecating)
+    ? deprecating
+    : (deprecatable.find((version) => version.version !== current.stable_version)?.version ??
+      deprecatable[0]?.version ??
+      '');
+
+  return (
+    <>
+      <header className="page-header">
+        <p className="breadcrumb">
+          <Link href="/releases">Releases</Link> /{' '}
+          <Link href={`/tools/${toolId}`}>{tool.data.name}</Link> /
+        </p>
+        <h1>Release of {tool.data.name}</h1>
+        <p>
+          Stable <strong>{current.stable_version ?? 'none'}</strong> · canary{' '}
+          <strong>{current.canary_version ?? 'none'}</strong>
+          {current.canary_version ? ` at ${current.canary_percent}%` : ''} · last change{' '}
+          {formatTime(current.updated_at)}
+          {current.updated_by ? ` by ${current.updated_by}` : ''}
+        </p>
+        {!admin ? <p className="hint">You can look; only admins change releases.</p> : null}
+      </header>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {message ? (
+        <p className="success" role="status">
+          {message}
+        </p>
+      ) : null}
+      <div className="grid-2">
+        <section className="card" aria-labelledby={`${id}-stable`}>
+          <h3 id={`${id}-stable`}>Stable version</h3>
+          <div className="field">
+            <label htmlFor={`${id}-stable-version`}>Version</label>
+            <select
+              id={`${id}-stable-version`}
+              value={chosenStable}
+              disabled={!admin}
+              onChange={(event) => setStable(event.target.value)}
+            >
+              {published.map((version) => (
+                <option key={version}>{version}</option>
+              ))}
+            </select>
+          </div>
+          <ConfirmButton
+            label="Set stable"
+            tone="primary"
+            disabled={!admin || chosenStable === '' || chosenStable === current.stable_version}
+            question={`Serve ${chosenStable} to every caller not in the canary?`}
+            onConfirm={() =>
+              act(`Stable is now ${chosenStable}.`, `/v1/tools/${toolId}/release/stable`, {
+                method: 'PUT',
+                body: { version: chosenStable },
+              })
+            }
+          />
+        </section>
+        <section className="card" aria-labelledby={`${id}-canary`}>
+          <h3 id={`${id}-canary`}>Canary</h3>
+          <CanaryForm
+            key={`${current.canary_version ?? ''}${current.canary_percent}`}
+            toolId={toolId}
+            versions={published}
+            release={current}
+            disabled={!admin}
+            onSaved={(next) => {
+              setMessage(
+                `Canary ${next.canary_version ?? 'cleared'} now gets ${next.canary_percent}% of callers.`,
+              );
+              refresh();
+            }}
+          />
+        </section>
+      </div>
+      <section className="card" aria-labelledby={`${id}-health`}>
+        <h3 id={`${id}-health`}>Canary health (live)</h3>
+        <Loaded state={health} what="release health">
+          {(report) => (
+            <>
+              <p>
+                Verdict{' '}
+                <span className={`badge verdict-${report.verdict}`}>
+                  {report.verdict.replaceAll('_', ' ')}
+                </span>{' '}
+                · window {formatTime(report.window.from)} – {formatTime(report.window.to)}
+              </p>
+              <div className="grid-2">
+                <StatsColumn title="Stable" stats={report.stable} />
+                <StatsColumn title="Canary" stats={report.canary} />
+              </div>
+            </>
+          )}
+        </Loaded>
+        <div className="actions">
+          <ConfirmButton
+            label="Promote canary"
+            tone="primary"
+            disabled={!admin || current.canary_version === null}
+            question={`Make ${current.canary_version ?? 'the canary'} stable for everyone?`}
+            onConfirm={() =>
+              act('Promoted the canary to stable.', `/v1/tools/${toolId}/release/promote`, {
+                method: 'POST',
+                body: {},
+              })
+            }
+          />
+          <ConfirmButton
+            label="Roll back"
+            disabled={
+              !admin ||
+              (current.canary_version === null && current.previous_stable_version === null)
+            }
+            question={
+              current.canary_version
+                ? 'Stop the canary and serve stable to everyone?'
+                : `Return stable to ${current.previous_stable_version ?? 'the previous version'}?`
+            }
+            onConfirm={() =>
+              act('Rolled back.', `/v1/tools/${toolId}/release/rollback`, {
+                method: 'POST',
+                body: {},
+              })
+            }
+          />
+        </div>
+      </section>
+      <section className="card" aria-labelledby={`${id}-deprecate`}>
+        <h3 id={`${id}-deprecate`}>Deprecate a version</h3>
+        {deprecatable.length === 0 ? (
+          <p className="hint">No published version left to deprecate.</p>
+        ) : (
+          <>
+            <div className="field">
+              <label htmlFor={`${id}-deprecate-version`}>Version to deprecate</label>
+              <select
+                id={`${id}-deprecate-version`}
+                value={chosenDeprecation}
+                onChange={(event) => setDeprecating(event.target.value)}
+              >
+                {deprecatable.map((version) => (
+                  <option key={version.version}>{version.version}</option>
+                ))}
+              </select>
+            </div>
+            <DeprecateForm
+              key={chosenDeprecation}
+              toolId={toolId}
+              version={chosenDeprecation}
+              successors={published.filter((version) => version !== chosenDeprecation)}
+              disabled={!admin}
+              onDeprecated={(version) => {
+                setMessage(
+                  `Version ${version.version} is deprecated; sunset ${formatTime(version.sunset_at)}.`,
+                );
+                refresh();
+              }}
+            />
+          </>
+        )}
+        {versions.data.items.some((version) => version.deprecated_at !== null) ? (
+          <>
+            <h4>Already deprecated</h4>
+            <ul>
+              {versions.data.items
+                .filter((version) => version.deprecated_at !== null)
+                .map((version) => (
+                  <li key={version.version}>
+                    {version.version}: sunset {formatTime(version.sunset_at)}
+                    {version.successor_version ? `, successor ${version.successor_version}` : ''}
+                  </li>
+                ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+'use client';
+
+import { useState } from 'react';
+
+/** A button that asks once more before an action that changes production. */
+export function ConfirmButton({
+  label,
+  question,
+  onConfirm,
+  disabled = false,
+  tone = 'danger',
+}: {
+  label: string;
+  question: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  tone?: 'danger' | 'primary';
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className={tone} disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={`Confirm: ${label}`}>
+      <span>{question}</span>
+      <button
+        type="button"
+        className={tone}
+        autoFocus
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}

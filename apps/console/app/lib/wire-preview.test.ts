@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Call } from './api-types';
+import { wirePreview } from './wire-preview';
+
+function call(fields: Partial<Call>): Call {
+  return {
+    id: 'a7c1f1f4-1b2c-4d3e-8f9a-0b1c2d3e4f50',
+    team_id: 't1',
+    status: 'succeeded',
+    provider: 'anthropic',
+    provider_call_id: 'toolu_1',
+    conversation_id: null,
+    tool: { id: 'tool-1', name: 'db.drop', version: '1.0.0' },
+    arguments: { table: 'users' },
+    result: { call_id: 'toolu_1', name: 'db.drop', ok: true, data: { dropped: true } },
+    error_code: null,
+    attempts: 1,
+    latency_ms: 12,
+    decision: null,
+    created_at: '2026-01-01T00:00:00Z',
+    started_at: null,
+    finished_at: null,
+    ...fields,
+  };
+}
+
+describe('wirePreview', () => {
+  it("rebuilds an Anthropic call and its result in Anthropic's blocks", () => {
+    const preview = wirePreview(call({}));
+    expect(preview?.request).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', input: { table: 'users' } }],
+    });
+    expect(preview?.result).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1' }],
+    });
+  });
+
+  it('leaves the result out when the stored one is not a ToolResultIR yet', () => {
+    expect(wirePreview(call({ result: null }))?.result).toBeNull();
+  });
+
+  it('has nothing to rebuild for calls posted as ToolIR', () => {
+    expect(wirePreview(call({ provider: 'ir' }))).toBeNull();
+  });
+});

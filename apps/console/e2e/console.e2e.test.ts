@@ -1,0 +1,386 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { apiRequest, buildConsoleIfStale, freePort, startStack, type Stack } from './stack';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TOOL_NAME = 'e2e.drop_table';
+
+if (!existsSync(CHROMIUM)) {
+  process.stdout.write(
+    `console e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium).\n`,
+  );
+}
+
+interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page logged or threw (network refusals the test provokes are filtered out). */
+  errors: string[];
+  profile: string;
+}
+
+let stack: Stack;
+let executor: Server;
+let executorUrl: string;
+const executed: unknown[] = [];
+const sessions: Session[] = [];
+
+async function openBrowser(): Promise<Session> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'toolgate-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // Chromium logs every refused request; only the two refusals this test provokes on purpose are
+    // expected: the wrong password at sign-in and the viewer's attempt to approve.
+    const provoked =
+      message.text().startsWith('Failed to load resource') &&
+      /\/v1\/console\/session$|\/v1\/approvals\/[^/]+\/decision$/.test(message.location().url);
+    if (!provoked) errors.push(`${message.text()} (${message.location().url})`);
+  });
+  const session = { context, page, errors, profile };
+  sessions.push(session);
+  return session;
+}
+
+async function signIn(session: Session, user: { email: string; password: string }): Promise<void> {
+  const { page } = session;
+  await page.goto(`${stack.consoleUrl}/sign-in`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Catalog' }).waitFor();
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+function toolIr(toolId: string, version: string, extra: Record<string, unknown> = {}) {
+  return {
+    schema_version: '1.0',
+    id: toolId,
+    name: TOOL_NAME,
+    version,
+    description: 'Drops a table. Destructive: every call waits for a person.',
+    parameters: {
+      type: 'object',
+      properties: {
+        table: { type: 'string', minLength: 1, description: 'The table to drop' },
+        cascade: { type: 'boolean', description: 'Also drop what depends on it' },
+        ...extra,
+      },
+      required: ['table'],
+      additionalProperties: false,
+    },
+    behavior: {
+      readonly: false,
+      destructive: true,
+      idempotent: false,
+      requires_approval: 'if_destructive',
+    },
+    constraints: { timeout_ms: 5000 },
+    protocol_meta: {
+      toolgate: {
+        executor: { kind: 'http', method: 'POST', url: `${executorUrl}/drop`, body: 'arguments' },
+      },
+    },
+  };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const executorPort = await freePort();
+    executor = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        executed.push(JSON.parse(body || '{}'));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ dropped: true }));
+      });
+    });
+    await new Promise<void>((resolve) => executor.listen(executorPort, '127.0.0.1', resolve));
+    executorUrl = `http://127.0.0.1:${executorPort}`;
+    buildConsoleIfStale();
+    stack = await startStack();
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const session of sessions) {
+      await session.context.close();
+      rmSync(session.profile, { recursive: true, force: true });
+    }
+    await stack?.stop();
+    await new Promise((resolve) => executor?.close(resolve));
+  });
+
+  it('signs in, releases a tool, approves a destructive call and finds it all in the audit trail', async () => {
+    onTestFailed(async () => {
+      // Leave what each browser showed, and what the servers said, for whoever reads the failure.
+      for (const [index, session] of sessions.entries()) {
+        await session.page
+          .screenshot({ path: path.join(SCREENSHOTS, `failure-${index}.png`), fullPage: true })
+          .catch(() => undefined);
+        process.stdout.write(
+          `browser ${index} at ${session.page.url()}, errors: ${JSON.stringify(session.errors)}\n`,
+        );
+      }
+      process.stdout.write(`stack output:\n${stack.logs().slice(-6000)}\n`);
+    });
+    // Seed what an installation has before the platform team arrives: a team, its API key, two more people.
+    const team = await apiRequest<{ id: string }>(stack, {
+      method: 'POST',
+      path: '/v1/teams',
+      body: { slug: 'payments', name: 'Payments' },
+    });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const key = await apiRequest<{ key: string }>(stack, {
+      method: 'POST',
+      path: '/v1/api-keys',
+      body: {
+        name: 'checkout-prod',
+        scopes: ['calls:execute', 'tools:read'],
+        team_id: team.body.id,
+      },
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const approver = { email: 'approver@e2e.toolgate.test', password: 'approver password 1' };
+    const viewer = { email: 'viewer@e2e.toolgate.test', password: 'viewer password 12' };
+
+    const admin = await openBrowser();
+    const { page } = admin;
+    await page.goto(`${stack.consoleUrl}/tools`);
+    await page.waitForURL(/\/sign-in/);
+    await shot(page, '01-sign-in');
+    await page.getByLabel('Email').fill(stack.admin.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Wrong email or password').waitFor();
+    await signIn(admin, stack.admin);
+
+    // The admin adds the other two people on the People page.
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.getByRole('heading', { name: 'People' }).waitFor();
+    for (const [person, role] of [
+      [approver, 'approver'],
+      [viewer, 'viewer'],
+    ] as const) {
+      await page.getByLabel('Email', { exact: true }).fill(person.email);
+      await page.getByLabel('Name', { exact: true }).fill(`${role} person`);
+      await page.getByLabel('Role', { exact: true }).selectOption(role);
+      await page.getByLabel('Initial password (12+ characters)').fill(person.password);
+      await page.getByRole('button', { name: 'Add person' }).click();
+      await page.getByText(`Added ${person.email} as ${role}.`).waitFor();
+    }
+    await page.getByLabel(`Role of ${viewer.email}`).waitFor();
+    await shot(page, '13-people');
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('heading', { name: 'Catalog' }).waitFor();
+
+    // Catalog: register the tool.
+    await page.locator('summary', { hasText: 'Register a tool' }).click();
+    await page.getByLabel('Name').fill(TOOL_NAME);
+    await page.getByLabel('Description').fill('Drops a table');
+    await page.getByLabel('Tags (comma-separated)').fill('database, destructive');
+    await page.getByRole('button', { name: 'Register tool' }).click();
+    await page.getByRole('heading', { name: TOOL_NAME }).waitFor();
+    const toolId = page.url().split('/').pop()!;
+
+    // Publish 1.0.0, then 2.0.0 with an extra optional parameter.
+    for (const [version, extra] of [
+      ['1.0.0', {}],
+      ['2.0.0', { dry_run: { type: 'boolean', default: false } }],
+    ] as const) {
+      await page.locator('summary', { hasText: 'Publish a version' }).click();
+      await page
+        .getByLabel('ToolIR (JSON)')
+        .fill(JSON.stringify(toolIr(toolId, version, extra), null, 2));
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page
+        .getByRole('button', { name: new RegExp(`^${version.replaceAll('.', '\\.')}`) })
+        .waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: TOOL_NAME }).waitFor();
+    }
+    await page.getByRole('heading', { name: 'Compare versions' }).waitFor();
+    await page.getByText(/change(s)? from 1\.0\.0 to 2\.0\.0/).waitFor();
+    await page.getByText('Drops a table. Destructive').first().waitFor();
+    await page.getByRole('tab', { name: 'anthropic' }).click();
+    await shot(page, '02-tool');
+
+    // Release: stable 1.0.0, canary 2.0.0 at 20%, then deprecate 1.0.0 with 2.0.0 as successor.
+    await page.getByRole('link', { name: 'Manage release' }).click();
+    await page.getByRole('heading', { name: `Release of ${TOOL_NAME}` }).waitFor();
+    await page.getByLabel('Version', { exact: true }).selectOption('1.0.0');
+    await page.getByRole('button', { name: 'Set stable' }).click();
+    await page.getByRole('button', { name: 'Yes, set stable' }).click();
+    await page.getByText('Stable is now 1.0.0.').waitFor();
+    await page.locator('.page-header strong', { hasText: '1.0.0' }).waitFor();
+    await page.getByLabel('Canary version').selectOption('2.0.0');
+    await page.getByLabel('Canary percentage').fill('20');
+    await page.getByRole('button', { name: 'Save canary' }).click();
+    await page.getByText('Canary 2.0.0 now gets 20% of callers.').first().waitFor();
+    await page.locator('.page-header strong', { hasText: '2.0.0' }).waitFor();
+    await page.getByLabel('Version to deprecate').selectOption('1.0.0');
+    await page.getByLabel('Successor').selectOption('2.0.0');
+    await page.getByRole('button', { name: 'Deprecate 1.0.0…' }).click();
+    await page.getByRole('button', { name: 'Confirm deprecation of 1.0.0' }).click();
+    await page
+      .getByText(/Version 1\.0\.0 is deprecated/)
+      .first()
+      .waitFor();
+    await page.getByText('Canary health (live)').waitFor();
+    await shot(page, '03-release');
+    const release = await apiRequest<{
+      stable_version: string;
+      canary_version: string;
+      canary_percent: number;
+    }>(stack, { path: `/v1/tools/${toolId}/release` });
+    expect(release.body).toMatchObject({
+      stable_version: '1.0.0',
+      canary_version: '2.0.0',
+      canary_percent: 20,
+    });
+
+    await page.goto(`${stack.consoleUrl}/releases`);
+    await page.getByRole('link', { name: TOOL_NAME }).waitFor();
+    await shot(page, '04-releases');
+
+    // An app team's destructive call waits for a person.
+    const call = await apiRequest<{ call_ids: string[]; calls: Array<{ status: string }> }>(stack, {
+      method: 'POST',
+      path: '/v1/calls/ir?wait_ms=0&conversation_id=conv-e2e-1',
+      key: key.body.key,
+      body: [{ id: 'call_e2e_1', name: TOOL_NAME, arguments: { table: 'users', cascade: true } }],
+    });
+    expect(call.status, JSON.stringify(call.body)).toBe(202);
+    const callId = call.body.call_ids[0]!;
+    expect(executed).toHaveLength(0);
+
+    // A viewer sees the queue but cannot approve, neither in the page nor by calling the API.
+    const watcher = await openBrowser();
+    await signIn(watcher, viewer);
+    await watcher.page.goto(`${stack.consoleUrl}/approvals`);
+    await watcher.page.getByRole('heading', { name: TOOL_NAME }).waitFor();
+    await watcher.page.getByText('Only approvers and admins can decide approvals.').waitFor();
+    expect(await watcher.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    const pending = await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
+      path: '/v1/approvals?status=pending',
+    });
+    const approvalId = pending.body.items.find((item) => item.call_id === callId)!.id;
+    const refused = await watcher.page.evaluate(async (id) => {
+      const session = (await (await fetch('/v1/console/session')).json()) as { csrf_token: string };
+      const response = await fetch(`/v1/approvals/${id}/decision`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
+        body: JSON.stringify({ decision: 'approve' }),
+      });
+      return response.status;
+    }, approvalId);
+    expect(refused).toBe(403);
+    await shot(watcher.page, '05-approvals-viewer');
+    // A viewer reads every page; the ones that change things offer no way to.
+    for (const route of ['/calls', '/audit', '/policies', '/slo', `/tools/${toolId}/release`]) {
+      await watcher.page.goto(`${stack.consoleUrl}${route}`);
+      await watcher.page.locator('h1').waitFor();
+      await watcher.page.waitForLoadState('networkidle');
+      expect(await watcher.page.getByText('Something went wrong').count(), route).toBe(0);
+    }
+    expect(await watcher.page.getByRole('button', { name: 'Save canary' }).isDisabled()).toBe(true);
+    expect(await watcher.page.getByRole('link', { name: 'People' }).count()).toBe(0);
+
+    // The approver approves it in the console; the call runs once and finishes.
+    const decider = await openBrowser();
+    await signIn(decider, approver);
+    await decider.page.goto(`${stack.consoleUrl}/approvals`);
+    const card = decider.page.getByRole('article').filter({ hasText: TOOL_NAME });
+    await card.getByText('conv-e2e-1').waitFor();
+    await card.locator('.json-destructive').first().waitFor();
+    await shot(decider.page, '06-approvals');
+    await card.getByLabel('Reason').fill('Ticket OPS-42: table is obsolete');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await decider.page
+      .getByText(`Call ${callId.slice(0, 8)} approved by user:${approver.email}.`)
+      .waitFor();
+    await decider.page.goto(`${stack.consoleUrl}/calls/${callId}`);
+    await decider.page
+      .locator('.page-header .badge', { hasText: 'succeeded' })
+      .waitFor({ timeout: 30_000 });
+    // Exactly one run; 2.0.0 (the canary) fills in its dry_run default, 1.0.0 has none.
+    expect(executed).toHaveLength(1);
+    expect(executed[0]).toMatchObject({ table: 'users', cascade: true });
+    await decider.page.locator('.timeline li').first().waitFor();
+    await decider.page.getByText('Loading the timeline').waitFor({ state: 'detached' });
+    await shot(decider.page, '07-call');
+    await decider.page.goto(`${stack.consoleUrl}/calls`);
+    await decider.page.getByRole('link', { name: callId.slice(0, 8) }).waitFor();
+    await shot(decider.page, '08-calls');
+
+    // The admin finds every step, with the person who did it, in the audit trail.
+    await page.goto(`${stack.consoleUrl}/audit`);
+    await page.getByText(/Chain verified/).waitFor();
+    const trail = await apiRequest<{
+      items: Array<{ actor: string; action: string; entity_id: string }>;
+    }>(stack, { path: '/v1/audit?limit=200' });
+    const byAdmin = trail.body.items
+      .filter((event) => event.actor === `user:${stack.admin.email}`)
+      .map((event) => event.action);
+    expect(byAdmin.length).toBeGreaterThanOrEqual(5);
+    expect(trail.body.items.some((event) => event.actor === `user:${approver.email}`)).toBe(true);
+    const list = page.locator('.audit-list');
+    await list.getByText(`user:${approver.email}`).first().waitFor();
+    await list.getByText(`user:${stack.admin.email}`).first().waitFor();
+    await page.getByLabel('Actor').fill(`user:${approver.email}`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(() => list.getByText(`user:${stack.admin.email}`).count(), { timeout: 15_000 })
+      .toBe(0);
+    await list.locator('summary').first().click();
+    await shot(page, '09-audit');
+
+    for (const [route, heading, name] of [
+      ['/tools', 'Catalog', '10-catalog'],
+      ['/policies', 'Policies', '11-policies'],
+      ['/slo', 'SLO dashboard', '12-slo'],
+    ] as const) {
+      await page.goto(`${stack.consoleUrl}${route}`);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await shot(page, name);
+    }
+
+    // Catalog filters narrow the list and say what to do when nothing matches.
+    await page.goto(`${stack.consoleUrl}/tools`);
+    await page.getByRole('link', { name: TOOL_NAME }).waitFor();
+    await page.getByLabel('Tag', { exact: true }).fill('no-such-tag');
+    await page.getByText('No tools match.').waitFor();
+    await page.getByLabel('Tag', { exact: true }).fill('database');
+    await page.getByRole('link', { name: TOOL_NAME }).waitFor();
+
+    for (const session of sessions) expect(session.errors, `browser console errors`).toEqual([]);
+  });
+});
