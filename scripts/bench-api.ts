@@ -9,11 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Fastify from 'fastify';
-import pg from 'pg';
+import { adminQuery, freePort } from './bench-support';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -35,28 +34,6 @@ const duration = Number(process.env['BENCH_DURATION'] ?? 10);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const serverUrl =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function waitForReady(base: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 240; attempt += 1) {
@@ -154,7 +131,7 @@ async function main(): Promise<void> {
   const databaseName = `toolgate_bench_${randomBytes(4).toString('hex')}`;
   let databaseUrl = process.env['DATABASE_URL'] ?? '';
   if (ownDatabase) {
-    await adminQuery(`CREATE DATABASE "${databaseName}"`);
+    await adminQuery(serverUrl, `CREATE DATABASE "${databaseName}"`);
     const url = new URL(serverUrl);
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
@@ -232,7 +209,8 @@ async function main(): Promise<void> {
     await new Promise((resolve) =>
       api.exitCode === null ? api.once('exit', resolve) : resolve(undefined),
     );
-    if (ownDatabase) await adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    if (ownDatabase)
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
   }
 }
 

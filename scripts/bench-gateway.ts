@@ -14,14 +14,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { BuiltinExecutor, ExecutorRegistry, executeCall } from '@toolgate/engine';
 import type { ExecutionContext } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import { adminQuery, freePort } from './bench-support';
 
 const root = path.resolve(__dirname, '..');
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -36,28 +35,6 @@ interface Measurement {
   perSecond: number;
   p50: number;
   p99: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -215,7 +192,7 @@ async function main(): Promise<void> {
   const suffix = randomBytes(4).toString('hex');
   const databaseName = `toolgate_bench_${suffix}`;
   const prefix = `toolgate-bench-${suffix}`;
-  await adminQuery(`CREATE DATABASE "${databaseName}"`);
+  await adminQuery(postgresUrl, `CREATE DATABASE "${databaseName}"`);
   const databaseUrl = new URL(postgresUrl);
   databaseUrl.pathname = `/${databaseName}`;
   const adminKey = `bench-admin-${randomUUID()}`;
@@ -335,7 +312,7 @@ async function main(): Promise<void> {
     await Promise.all(
       [redis, eventsConnection, workerConnection].map((connection) => connection.quit()),
     );
-    await adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await adminQuery(postgresUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
   }
 }
 

@@ -79,6 +79,13 @@ export type {
   ApprovalRequest,
 } from './approval/approval-gate';
 export { InMemoryApprovalGate, type ApprovalRecord } from './approval/in-memory-approval-gate';
+export {
+  StoredApprovalGate,
+  type ApprovalStore,
+  type NewStoredApproval,
+  type StoredApproval,
+  type StoredApprovalGateOptions,
+} from './approval/stored-approval-gate';
 export { hashArguments } from './approval/hash-arguments';
 
 export type {

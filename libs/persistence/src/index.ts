@@ -15,7 +15,7 @@ export {
   isCallRowId,
   type NewCallRow,
 } from './calls/postgres-call.repository';
-export { PgApprovalGate, type PgApprovalGateOptions } from './approvals/pg-approval-gate';
+export { PgApprovalStore } from './approvals/pg-approval-store';
 export { PgGatewayCatalog } from './catalog/pg-gateway-catalog';
 export {
   DEFAULT_MIGRATIONS_DIR,

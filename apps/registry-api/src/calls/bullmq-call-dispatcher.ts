@@ -21,6 +21,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
 import type { CallDispatcher } from './call-dispatcher';
+import { failure } from './call-execution.service';
 import { CallEventBus, type CallEvent } from './call-event-bus';
 import { CallsRepository, type CallRow } from './calls.repository';
 import { wireResultOf } from './calls.service';
@@ -216,26 +217,7 @@ export class BullMqCallDispatcher
     error: { code: string; message: string },
   ): Promise<void> {
     const claimed = await this.calls.claim(rows.map((row) => row.id));
-    await Promise.all(
-      claimed.map((row) =>
-        this.calls.finish(row.id, {
-          status: 'failed',
-          result: {
-            call_id: row.id,
-            name: row.toolName,
-            ok: false,
-            error: { ...error, retryable: false },
-          },
-          errorCode: error.code,
-          attempts: 0,
-          answeredBy: null,
-          latencyMs: 0,
-          decisionEffect: null,
-          decisionRule: null,
-          policyRevision: null,
-        }),
-      ),
-    );
+    await Promise.all(claimed.map((row) => this.calls.finish(row.id, failure(row, error))));
   }
 
   private publish(message: { type: 'queued'; call_id: string; tool: string; at: number }): void {

@@ -36,7 +36,8 @@ function outcomeOf(execution: ExecutionResult): CallOutcome {
   };
 }
 
-function failure(row: CallRow, error: { code: string; message: string }): CallOutcome {
+/** The outcome of a call refused before it ran (a dependency cycle, an internal fault, an unreachable queue). */
+export function failure(row: CallRow, error: { code: string; message: string }): CallOutcome {
   return {
     status: 'failed',
     result: {

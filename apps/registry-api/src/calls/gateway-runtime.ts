@@ -5,11 +5,11 @@ import {
   allowAllPolicyEngine,
   createHttpExecutor,
   createMcpExecutor,
+  StoredApprovalGate,
   type ExecutionContext,
   type PolicyEngine,
 } from '@toolgate/engine';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { PostgresApprovalGate } from '../approvals/postgres-approval-gate';
 import { PoliciesRepository, type PolicyRow } from '../policies/policies.repository';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
@@ -47,7 +47,7 @@ export class GatewayRuntime {
     return {
       executors: this.executors,
       policy: await this.policyFor(owner.teamId),
-      approvals: new PostgresApprovalGate(this.approvals, {
+      approvals: new StoredApprovalGate(this.approvals, {
         teamId: owner.teamId,
         requestedBy: owner.actor,
         ttlMs: this.options.approvalTtlMs,

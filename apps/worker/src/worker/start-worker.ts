@@ -4,6 +4,7 @@ import {
   InMemoryRateLimiter,
   createHttpExecutor,
   createMcpExecutor,
+  StoredApprovalGate,
 } from '@toolgate/engine';
 import type {
   ApprovalGate,
@@ -17,7 +18,7 @@ import type {
 } from '@toolgate/engine';
 import {
   GatewayChannel,
-  PgApprovalGate,
+  PgApprovalStore,
   PgGatewayCatalog,
   PostgresCallRepository,
 } from '@toolgate/persistence';
@@ -164,7 +165,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
           ...engine,
           approvals:
             options.approvals ??
-            new PgApprovalGate(pool, {
+            new StoredApprovalGate(new PgApprovalStore(pool), {
               teamId,
               requestedBy: scope.actor ?? scope.caller.key_id,
               ttlMs: config.APPROVAL_TTL_MS,

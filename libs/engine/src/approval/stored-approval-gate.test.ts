@@ -1,26 +1,24 @@
-import type { ApprovalRequest } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRow, ApprovalsRepository, NewApprovalRow } from './approvals.repository';
-import { PostgresApprovalGate } from './postgres-approval-gate';
+import type { ApprovalRequest } from './approval-gate';
+import {
+  StoredApprovalGate,
+  type ApprovalStore,
+  type NewStoredApproval,
+  type StoredApproval,
+} from './stored-approval-gate';
 
-/** The repository calls the gate makes, kept in a map. */
-class FakeApprovals {
-  readonly rows = new Map<string, ApprovalRow>();
+type Row = StoredApproval & NewStoredApproval & { consumedAt: Date | null };
 
-  findByCall(callId: string): Promise<ApprovalRow | null> {
+/** The store calls the gate makes, kept in a map. */
+class FakeApprovals implements ApprovalStore {
+  readonly rows = new Map<string, Row>();
+
+  findByCall(callId: string): Promise<StoredApproval | null> {
     return Promise.resolve([...this.rows.values()].find((row) => row.callId === callId) ?? null);
   }
 
-  request(row: NewApprovalRow): Promise<ApprovalRow> {
-    const stored: ApprovalRow = {
-      ...row,
-      status: 'pending',
-      decidedBy: null,
-      decisionReason: null,
-      createdAt: new Date(),
-      decidedAt: null,
-      consumedAt: null,
-    };
+  request(row: NewStoredApproval): Promise<StoredApproval> {
+    const stored: Row = { ...row, status: 'pending', decisionReason: null, consumedAt: null };
     this.rows.set(row.id, stored);
     return Promise.resolve(stored);
   }
@@ -44,7 +42,7 @@ class FakeApprovals {
 function setup(now = new Date('2026-01-01T00:00:00Z')) {
   const approvals = new FakeApprovals();
   let clock = now;
-  const gate = new PostgresApprovalGate(approvals as unknown as ApprovalsRepository, {
+  const gate = new StoredApprovalGate(approvals, {
     teamId: 'team-1',
     requestedBy: 'key:1',
     ttlMs: 60_000,
@@ -67,7 +65,7 @@ const request: ApprovalRequest = {
   arguments: { table: 'users' },
 };
 
-describe('PostgresApprovalGate', () => {
+describe('StoredApprovalGate', () => {
   it('asks once, waits while pending, and lets an approved call run exactly once', async () => {
     const { approvals, gate } = setup();
     const first = await gate.check(request);

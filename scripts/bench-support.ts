@@ -1,0 +1,27 @@
+/** What the benches share: a free loopback port and statements on the Postgres server's admin database. */
+import { createServer } from 'node:net';
+import pg from 'pg';
+
+/** A TCP port nothing listens on right now, for a server the bench starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs one statement (CREATE / DROP DATABASE) on its own connection to `serverUrl`. */
+export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
