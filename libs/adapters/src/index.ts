@@ -86,6 +86,8 @@ export type {
   McpContentBlock,
   McpRequestOptions,
 } from './mcp/mcp-api';
+export { McpToolSchema } from './mcp/mcp-api';
+export { behaviorFromMcpAnnotations } from './mcp/convert-tool-from-mcp';
 export { convertResultToMcp } from './mcp/convert-results-to-mcp';
 
 export {

@@ -2,6 +2,7 @@ export { executeCall, DEFAULT_MAX_RESULT_BYTES } from './pipeline/execute-call';
 export type { ExecutionContext, ToolResolver } from './pipeline/execution-context';
 export {
   toToolResultIR,
+  plainToolResult,
   type EngineError,
   type EngineToolResult,
   type ExecutionMetadata,
@@ -153,6 +154,8 @@ export {
 export {
   staticSecretResolver,
   redactSecrets,
+  resolveHeaders,
+  type ResolvedHeaders,
   type SecretResolver,
 } from './executors/secret-resolver';
 

@@ -1,30 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { HeaderValue, McpExecutorConfig, SecretResolver } from '@toolgate/engine';
+import { behaviorFromMcpAnnotations, McpToolSchema } from '@toolgate/adapters';
+import {
+  resolveHeaders,
+  type HeaderValue,
+  type McpExecutorConfig,
+  type SecretResolver,
+} from '@toolgate/engine';
 import { isRecord, type ToolBehavior } from '@toolgate/toolir';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { sanitizeToolName, uniqueName } from './tool-names';
 import type { ToolCandidate } from './tool-version-plan';
 
-/** One tool as the upstream lists it (MCP `Tool`), checked at the trust boundary. */
-export const UpstreamToolSchema = z.object({
-  name: z.string().min(1).max(256),
-  title: z.string().min(1).max(256).optional(),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z
-    .object({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .optional(),
-});
-export type UpstreamTool = z.infer<typeof UpstreamToolSchema>;
+/** One tool as the upstream lists it (MCP `Tool`), checked at the trust boundary by the MCP adapter's schema. */
+export type UpstreamTool = z.infer<typeof McpToolSchema>;
 
 /** How the registry reaches an upstream server. */
 export interface UpstreamServer {
@@ -49,25 +39,19 @@ export async function listUpstreamTools(
   server: UpstreamServer,
   secrets: SecretResolver | undefined,
 ): Promise<{ tools: UpstreamTool[]; invalid: Array<{ upstream_name: string; reason: string }> }> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(server.headers)) {
-    if (typeof value === 'string') {
-      headers[name] = value;
-      continue;
-    }
-    const secret = secrets === undefined ? undefined : await secrets.resolve(value.secret);
-    if (secret === undefined) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        `The secret "${value.secret}" is not available to the registry.`,
-        {
-          issues: [
-            { path: '/body/auth/secret_ref', message: 'names no secret the registry can resolve' },
-          ],
-        },
-      );
-    }
-    headers[name] = `${value.prefix ?? ''}${secret}`;
+  let headers: Record<string, string>;
+  try {
+    ({ headers } = await resolveHeaders(server.headers, secrets));
+  } catch (error) {
+    throw new ToolException(
+      ToolExceptionCode.InvalidRequest,
+      `A secret of the server's auth header is not available to the registry: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        issues: [
+          { path: '/body/auth/secret_ref', message: 'names no secret the registry can resolve' },
+        ],
+      },
+    );
   }
   const client = new Client({ name: 'toolgate-registry', version: '0.1.0' });
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
@@ -96,7 +80,7 @@ export async function listUpstreamTools(
         );
       }
       for (const raw of listed.tools) {
-        const parsed = UpstreamToolSchema.safeParse(raw);
+        const parsed = McpToolSchema.safeParse(raw);
         if (parsed.success) tools.push(parsed.data);
         else
           invalid.push({
@@ -118,14 +102,7 @@ export async function listUpstreamTools(
  * (destructiveHint true, idempotentHint false, openWorldHint true); hints only matter when not read-only.
  */
 export function behaviorOfAnnotations(annotations: UpstreamTool['annotations']): ToolBehavior {
-  const readonly = annotations?.readOnlyHint ?? false;
-  return {
-    readonly,
-    destructive: readonly ? false : (annotations?.destructiveHint ?? true),
-    idempotent: readonly ? true : (annotations?.idempotentHint ?? false),
-    open_world: annotations?.openWorldHint ?? true,
-    requires_approval: 'if_destructive',
-  };
+  return { ...behaviorFromMcpAnnotations(annotations), requires_approval: 'if_destructive' };
 }
 
 // A schema declaring an older draft would be refused by the registry's 2020-12 checks; drop the declaration.

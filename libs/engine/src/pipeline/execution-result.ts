@@ -58,9 +58,9 @@ export interface ExecutionResult {
   execution: ExecutionMetadata;
 }
 
-/** The plain ToolResultIR of an execution (drops `user_message`, which ToolIR results do not carry). */
-export function toToolResultIR(execution: ExecutionResult): ToolResultIR {
-  const { error, ...rest } = execution.result;
+/** The plain ToolResultIR of a result (drops `user_message`, which ToolIR results do not carry). */
+export function plainToolResult(result: EngineToolResult): ToolResultIR {
+  const { error, ...rest } = result;
   if (error === undefined) return rest;
   return {
     ...rest,
@@ -71,4 +71,9 @@ export function toToolResultIR(execution: ExecutionResult): ToolResultIR {
       ...(error.details === undefined ? {} : { details: error.details }),
     },
   };
+}
+
+/** The plain ToolResultIR of an execution. */
+export function toToolResultIR(execution: ExecutionResult): ToolResultIR {
+  return plainToolResult(execution.result);
 }

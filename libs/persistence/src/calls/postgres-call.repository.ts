@@ -1,5 +1,5 @@
 import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
-import { hashArguments } from '@toolgate/engine';
+import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import type pg from 'pg';
 import type {
@@ -66,20 +66,6 @@ const OUTCOME_STATES = new Set<CallState>([
   'outcome_unknown',
 ]);
 
-/** The stored result has the ToolResultIR shape the API stores, whatever extras the engine carried. */
-function storedResult(result: EngineToolResult): EngineToolResult {
-  const { error, ...rest } = result;
-  if (error === undefined) return rest;
-  return {
-    ...rest,
-    error: {
-      code: error.code,
-      message: error.message,
-      retryable: error.retryable,
-      ...(error.details === undefined ? {} : { details: error.details }),
-    },
-  };
-}
 
 function recordOf(row: CallRowWithTool): CallRecord | undefined {
   // A call whose tool version vanished cannot run; the registry never deletes versions in use.
@@ -215,7 +201,7 @@ export class PostgresCallRepository implements CallRepository {
         callId,
         input.runId,
         outcome.status,
-        JSON.stringify(storedResult(outcome.result)),
+        JSON.stringify(plainToolResult(outcome.result)),
         outcome.result.error?.code ?? null,
         outcome.attempts,
         outcome.answered_by ?? null,
