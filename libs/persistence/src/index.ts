@@ -36,3 +36,4 @@ export {
   type CallEventMessage,
   type ExecuteToolCallJob,
 } from './queue/gateway-queue';
+export { subscribeWhenReady } from './queue/subscribe-when-ready';

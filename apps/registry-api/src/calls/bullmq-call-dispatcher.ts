@@ -13,6 +13,7 @@ import {
   GatewayChannel,
   JobName,
   QueueName,
+  subscribeWhenReady,
   type ExecuteToolCallJob,
 } from '@toolgate/persistence';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
@@ -85,7 +86,7 @@ export class BullMqCallDispatcher
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.subscriber.subscribe(GatewayChannel.events(this.prefix));
+    await subscribeWhenReady(this.subscriber, GatewayChannel.events(this.prefix));
     // Calls recorded but never enqueued (the API stopped in between) are enqueued now; calls
     // whose job is still in the queue are left to it, and running ones to stalled-job recovery.
     const queued = await this.calls.list({ teamId: null, status: 'queued', limit: RECOVERY_BATCH });

@@ -18,6 +18,7 @@ import type {
 } from '@toolgate/engine';
 import {
   GatewayChannel,
+  subscribeWhenReady,
   PgApprovalStore,
   PgGatewayCatalog,
   PostgresCallRepository,
@@ -109,7 +110,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     subscriber.on('message', (_channel: string, callId: string) => {
       if (cancellation.cancel(callId)) logger.info({ call_id: callId }, 'call cancelled');
     });
-    await subscriber.subscribe(GatewayChannel.cancel(config.QUEUE_PREFIX));
+    await subscribeWhenReady(subscriber, GatewayChannel.cancel(config.QUEUE_PREFIX));
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
     driver = new BullMqDriver({
       queue: QueueName.ToolCalls,
