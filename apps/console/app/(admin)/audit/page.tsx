@@ -8,6 +8,7 @@ import { formatTime } from '../../lib/format';
 import { JsonView } from '../../components/json-view';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { CursorPager, useCursorPages } from '../../components/cursor-pager';
 
 interface Filters {
   actor: string;
@@ -67,8 +68,7 @@ export default function AuditPage() {
   const id = useId();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursor, cursors, setCursors } = useCursorPages();
   const events = useApi<Page<AuditEvent>>(
     `/v1/audit${query({ actor: filters.actor, entity_type: filters.entity_type, action: filters.action, from: toIso(filters.from), to: toIso(filters.to), cursor, limit: 25 })}`,
   );
@@ -166,21 +166,11 @@ export default function AuditPage() {
                   </li>
                 ))}
               </ol>
-              <div className="actions">
-                {cursors.length > 0 ? (
-                  <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
-                    Previous page
-                  </button>
-                ) : null}
-                {page.next_cursor ? (
-                  <button
-                    type="button"
-                    onClick={() => setCursors([...cursors, page.next_cursor ?? ''])}
-                  >
-                    Next page
-                  </button>
-                ) : null}
-              </div>
+              <CursorPager
+                cursors={cursors}
+                setCursors={setCursors}
+                nextCursor={page.next_cursor}
+              />
             </>
           )
         }

@@ -7,6 +7,7 @@ import { CALL_STATUSES, type Call, type Page } from '../../lib/api-types';
 import { formatMs, formatTime } from '../../lib/format';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { CursorPager, useCursorPages } from '../../components/cursor-pager';
 
 const RANGES: Record<string, number | null> = {
   'Last hour': 3600e3,
@@ -20,8 +21,7 @@ export default function CallsPage() {
   const [status, setStatus] = useState('');
   const [tool, setTool] = useState('');
   const [range, setRange] = useState('Any time');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursor, cursors, setCursors } = useCursorPages();
   const calls = useApi<Page<Call>>(
     `/v1/calls${query({ status, tool: tool.trim(), cursor, limit: 50 })}`,
     { pollMs: 5000 },
@@ -136,21 +136,11 @@ export default function CallsPage() {
                   ))}
                 </tbody>
               </table>
-              <div className="actions">
-                {cursors.length > 0 ? (
-                  <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
-                    Previous page
-                  </button>
-                ) : null}
-                {page.next_cursor ? (
-                  <button
-                    type="button"
-                    onClick={() => setCursors([...cursors, page.next_cursor ?? ''])}
-                  >
-                    Next page
-                  </button>
-                ) : null}
-              </div>
+              <CursorPager
+                cursors={cursors}
+                setCursors={setCursors}
+                nextCursor={page.next_cursor}
+              />
             </>
           );
         }}
