@@ -32,7 +32,12 @@ const EXTRAS: Record<Provider, string[]> = {
   'openai-responses': ['OPENAI_RESPONSES_ITEM_TYPES', 'locateOpenAIResponsesItems'],
   anthropic: ['ANTHROPIC_BLOCK_TYPES', 'ANTHROPIC_STRICT_PROFILE', 'locateAnthropicBlocks'],
   gemini: ['GEMINI_PART_FIELDS', 'geminiSchemaToJsonSchema', 'locateGeminiParts'],
-  mcp: ['MCP_TRUNCATED_META_KEY', 'convertResultToMcp', 'outputSchemaForMcp'],
+  mcp: [
+    'MCP_TRUNCATED_META_KEY',
+    'behaviorFromMcpAnnotations',
+    'convertResultToMcp',
+    'outputSchemaForMcp',
+  ],
 };
 
 function normalize(name: string, provider: Provider): string {
