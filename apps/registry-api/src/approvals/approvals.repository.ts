@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { NewStoredApproval } from '@toolgate/engine';
 import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
@@ -8,18 +9,8 @@ import type { Approval } from '../generated/prisma/client';
 export type ApprovalRow = Approval;
 export type ApprovalStatusValue = Approval['status'];
 
-export interface NewApprovalRow {
-  id: string;
-  callId: string;
-  teamId: string;
-  toolId: string;
-  toolVersion: string;
-  argumentsHash: string;
-  reason: string;
-  policyReason: string | null;
-  requestedBy: string;
-  expiresAt: Date;
-}
+/** The row the engine's approval gate asks this repository (its ApprovalStore) to write. */
+export type NewApprovalRow = NewStoredApproval;
 
 export interface ApprovalDecisionRow {
   id: string;
