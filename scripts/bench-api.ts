@@ -7,12 +7,12 @@
  *
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=10 npm run bench:api
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { adminQuery, freePort } from './bench-support';
+import { adminQuery, freePort, waitForReady } from './bench-support';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -34,19 +34,6 @@ const duration = Number(process.env['BENCH_DURATION'] ?? 10);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const serverUrl =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-async function waitForReady(base: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('the API did not become ready within 2 minutes');
-}
 
 async function call(
   base: string,

@@ -20,7 +20,7 @@ import type { ExecutionContext } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { adminQuery, freePort } from './bench-support';
+import { adminQuery, freePort, waitForReady } from './bench-support';
 
 const root = path.resolve(__dirname, '..');
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -94,19 +94,6 @@ async function api(
     throw new Error(`${request.method} ${request.path}: ${response.status} ${text}`);
   }
   return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
-}
-
-async function waitForReady(base: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the API did not become ready within a minute');
 }
 
 /** A team, a key that may execute calls and a stable builtin no-op tool. */

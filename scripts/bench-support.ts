@@ -1,4 +1,5 @@
-/** What the benches share: a free loopback port and statements on the Postgres server's admin database. */
+/** What the benches share: a free loopback port, the API's readiness and statements on the Postgres server's admin database. */
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import pg from 'pg';
 
@@ -24,4 +25,18 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<void> 
   } finally {
     await client.end();
   }
+}
+
+/** Waits until the API the bench started answers /readyz (first starts migrate; up to 2 minutes). */
+export async function waitForReady(base: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the API did not become ready within 2 minutes');
 }
