@@ -4,7 +4,7 @@
  * which browsers log as a console error; here the question is asked server-side.
  */
 import type { NextRequest } from 'next/server';
-import { apiBaseUrl } from '../lib/api-base-url';
+import { apiBaseUrl, apiUnreachable } from '../lib/api-base-url';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,15 +18,7 @@ export async function GET(request: NextRequest): Promise<Response> {
       cache: 'no-store',
     });
   } catch {
-    return Response.json(
-      {
-        type: 'about:blank',
-        title: 'Registry API unreachable',
-        status: 502,
-        detail: `The console could not reach the registry API at ${apiBaseUrl()}. Start it (npm start) or set TOOLGATE_API_URL.`,
-      },
-      { status: 502, headers: { 'content-type': 'application/problem+json' } },
-    );
+    return apiUnreachable();
   }
   if (upstream.status === 401) return Response.json({ session: null });
   const body: unknown = await upstream.json().catch(() => null);

@@ -5,7 +5,7 @@
  * request, so one build serves any API address.
  */
 import type { NextRequest } from 'next/server';
-import { apiBaseUrl } from '../../lib/api-base-url';
+import { apiBaseUrl, apiUnreachable } from '../../lib/api-base-url';
 
 export const dynamic = 'force-dynamic';
 
@@ -46,15 +46,7 @@ async function proxy(request: NextRequest): Promise<Response> {
       ...(hasBody ? { body: await request.arrayBuffer() } : {}),
     });
   } catch {
-    return Response.json(
-      {
-        type: 'about:blank',
-        title: 'Registry API unreachable',
-        status: 502,
-        detail: `The console could not reach the registry API at ${apiBaseUrl()}. Start it (npm start) or set TOOLGATE_API_URL.`,
-      },
-      { status: 502, headers: { 'content-type': 'application/problem+json' } },
-    );
+    return apiUnreachable();
   }
   const responseHeaders = new Headers();
   upstream.headers.forEach((value, name) => {
