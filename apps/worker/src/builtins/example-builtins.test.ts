@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { echoHandler, sleepFor, sleepHandler } from './example-builtins';
+import { realSleep } from '@toolgate/engine';
+import { echoHandler, sleepHandler } from './example-builtins';
 import { buildCall, buildTool } from '../../test/support/tool.factory';
 
 const tool = buildTool();
@@ -25,7 +26,7 @@ describe('example builtins', () => {
 
   it('stops sleeping when the call is aborted', async () => {
     const controller = new AbortController();
-    const sleeping = sleepFor(10_000, controller.signal);
+    const sleeping = realSleep(10_000, controller.signal);
     controller.abort();
     await expect(sleeping).rejects.toThrow('aborted');
   });

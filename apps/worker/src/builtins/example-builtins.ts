@@ -1,4 +1,4 @@
-import { BuiltinExecutor } from '@toolgate/engine';
+import { BuiltinExecutor, realSleep } from '@toolgate/engine';
 import type { BuiltinHandler } from '@toolgate/engine';
 
 /** The longest `toolgate.sleep` may wait, so an example tool cannot hold a worker slot for long. */
@@ -10,29 +10,9 @@ export const echoHandler: BuiltinHandler = (args) => ({ echoed: args });
 /** `toolgate.sleep`: waits `ms` milliseconds (stopping early when the call is aborted), then reports how long it slept. */
 export const sleepHandler: BuiltinHandler = async (args, { signal }) => {
   const ms = typeof args['ms'] === 'number' ? Math.min(Math.max(0, args['ms']), MAX_SLEEP_MS) : 0;
-  await sleepFor(ms, signal);
+  await realSleep(ms, signal);
   return { slept_ms: ms };
 };
-
-/** Waits `ms`, rejecting as soon as the signal aborts (the engine classifies it as a timeout or a cancellation). */
-export function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = (): Error => new Error('the call was aborted');
-    if (signal.aborted) {
-      reject(aborted());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** A builtin executor with the example tools registered (`toolgate.echo`, `toolgate.sleep`); add your own with `registerBuiltin`. */
 export function createExampleBuiltins(): BuiltinExecutor {

@@ -2,7 +2,7 @@ import { BuiltinExecutor, ExecutorRegistry, InMemoryRateLimiter } from '@toolgat
 import type { ToolIR } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
 import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.factory';
-import { sleepFor } from '../builtins/example-builtins';
+import { realSleep } from '@toolgate/engine';
 import { createEngineContext } from '../engine/create-engine-context';
 import type { ReceivedJob } from '../queue/queue-driver';
 import { DeferJobError, JobName } from '../queue/queue-driver';
@@ -25,7 +25,7 @@ function newTestProcessor(
     'count',
     async (_args, { call, signal }) => {
       runs.push(call.id);
-      await sleepFor(options.sleepMs ?? 0, signal);
+      await realSleep(options.sleepMs ?? 0, signal);
       return { runs: runs.length };
     },
   );
