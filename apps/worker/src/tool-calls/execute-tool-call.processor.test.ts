@@ -1,8 +1,12 @@
-import { BuiltinExecutor, ExecutorRegistry, InMemoryRateLimiter } from '@toolgate/engine';
+import {
+  BuiltinExecutor,
+  ExecutorRegistry,
+  InMemoryRateLimiter,
+  realSleep,
+} from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
 import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.factory';
-import { realSleep } from '@toolgate/engine';
 import { createEngineContext } from '../engine/create-engine-context';
 import type { ReceivedJob } from '../queue/queue-driver';
 import { DeferJobError, JobName } from '../queue/queue-driver';
