@@ -11,15 +11,25 @@ import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
 
 let database: MigratedTestDatabase;
 let pool: pg.Pool;
+const poolErrors: Error[] = [];
+
+// Postgres' code for a connection ended by an administrator: what dropping the test database does to
+// a pooled connection still closing. Any other error on an idle connection fails the file.
+const ADMIN_SHUTDOWN = '57P01';
 
 beforeAll(async () => {
   database = await createMigratedTestDatabase('worker_calls');
   pool = new pg.Pool({ connectionString: database.url, max: 12 });
+  // Without a listener, an error on an idle pooled connection is an unhandled error event.
+  pool.on('error', (error: Error & { code?: string }) => {
+    if (error.code !== ADMIN_SHUTDOWN) poolErrors.push(error);
+  });
 });
 
 afterAll(async () => {
   await pool.end();
   await database.drop();
+  expect(poolErrors).toEqual([]);
 });
 
 /** The repository, recording calls as the API does after putting their tool in the registry. */
