@@ -1,6 +1,11 @@
 import { ToolgateError } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
-import { createRandom, randomJsonText, splitRandomly } from './__fixtures__/random-json-document';
+import {
+  createRandom,
+  randomJsonText,
+  splitRandomly,
+  toolArgumentDocument,
+} from './__fixtures__/random-json-document';
 import { IncompleteJsonError, InvalidJsonError } from './partial-json-errors';
 import {
   createPartialJsonParser,
@@ -252,6 +257,18 @@ describe('createPartialJsonParser', () => {
       expect(reported.sort()).toEqual(allPointers(expected).sort());
       // The in-place mode builds the same value.
       expect(stream(chunks).final).toEqual(expected);
+    }
+  });
+
+  it('streams the benchmark tool-argument documents to the JSON.parse value, every view consistent', () => {
+    const random = createRandom(20261130);
+    for (const size of [2 * 1024, 16 * 1024]) {
+      const text = toolArgumentDocument(size, size);
+      const expected = JSON.parse(text) as unknown;
+      const chunks = splitRandomly(text, random, { min: 4, max: 16 });
+      const parser = createPartialJsonParser();
+      for (const chunk of chunks) expectConsistent(parser.push(chunk).value, expected);
+      expect(parser.end()).toEqual(expected);
     }
   });
 

@@ -160,3 +160,84 @@ export function argumentDocument(size: number, seed: number): string {
   }
   return `${head}${records.join(',')}]}`;
 }
+
+const PROSE = [
+  'the',
+  'customer',
+  'asked',
+  'for',
+  'a',
+  'refund',
+  'because',
+  'order',
+  'arrived',
+  'late',
+  'and',
+  'damaged',
+  'please',
+  'update',
+  'shipping',
+  'address',
+  'to',
+  'new',
+  'warehouse',
+  'café',
+  'naïve',
+  'Grüße',
+  'São',
+  'Paulo',
+  '東京',
+  '🚀',
+];
+const CITIES = ['Berlin', 'Paris', 'São Paulo', '東京', 'Zürich', 'New York'];
+const CURRENCIES = ['EUR', 'USD', 'JPY', 'BRL'];
+
+/**
+ * A large tool call as models write it (compact, `JSON.stringify` escaping): a bulk update of
+ * records with fixed schema keys, ids, prices, flags, tag arrays, nested objects, nulls and prose
+ * with the escapes real text needs (`\n`, `\"`, `\\`, `\t`) and raw unicode, astral included.
+ * Unlike `argumentDocument`, whose every string is dense with escape forms and whose keys are
+ * random, this is what the partial value of a real stream is mostly made of: known keys and text.
+ */
+export function toolArgumentDocument(size: number, seed: number): string {
+  const random = createRandom(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const prose = (words: number): string => {
+    let out = '';
+    for (let index = 0; index < words; index++) {
+      out += (index === 0 ? '' : ' ') + pick(PROSE);
+      const roll = random();
+      if (roll < 0.04) out += '\n';
+      else if (roll < 0.06) out += ' "quoted"';
+      else if (roll < 0.07) out += '\tC:\\temp';
+    }
+    return out;
+  };
+  const records: unknown[] = [];
+  const head = { operation: 'upsert', dry_run: false, reason: prose(12) };
+  let length = JSON.stringify(head).length + 14;
+  for (let id = 1; length < size; id++) {
+    const record = {
+      id,
+      sku: `SKU-${String(Math.floor(random() * 1e6)).padStart(6, '0')}`,
+      name: prose(2 + Math.floor(random() * 4)),
+      description: prose(8 + Math.floor(random() * 24)),
+      price: { amount: Math.round(random() * 1e6) / 100, currency: pick(CURRENCIES) },
+      quantity: Math.floor(random() * 500),
+      active: random() < 0.8,
+      tags: Array.from({ length: Math.floor(random() * 4) }, () => pick(PROSE)),
+      dimensions: [random() * 100, random() * 100, random() * 10].map(
+        (value) => Math.round(value * 10) / 10,
+      ),
+      supplier: {
+        name: prose(2),
+        city: pick(CITIES),
+        contact: random() < 0.5 ? null : { email: `buyer${id}@example.com`, phone: null },
+      },
+      note: random() < 0.4 ? prose(4 + Math.floor(random() * 10)) : null,
+    };
+    records.push(record);
+    length += JSON.stringify(record).length + 1;
+  }
+  return JSON.stringify({ ...head, records });
+}
