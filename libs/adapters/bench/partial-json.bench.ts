@@ -4,9 +4,10 @@
  * Run from the repo root: `npx tsx libs/adapters/bench/partial-json.bench.ts`.
  *
  * Two document families (partial-json/workloads.ts), because the targets' yardstick, one JSON.parse,
- * moves with the text: "tool arguments" (schema keys, prose, numbers; JSON.parse is fast) and
- * "escape-dense" (every string dense with escape forms, random keys; JSON.parse is ~3x slower per
- * character). Chunks are fresh strings, as a provider stream delivers them.
+ * moves with the text: "tool arguments" (schema keys, prose, numbers; JSON.parse is fast), on which
+ * the targets are gated, and "escape-dense" (every string dense with escape forms, random keys;
+ * JSON.parse is ~3x slower per character), a stress document whose figures are reported. Chunks are
+ * fresh strings, as a provider stream delivers them.
  * Two yardsticks run beside the parsers (partial-json/js-cost-references.ts): visiting every character
  * once (the floor of any incremental parser) and a plain JavaScript parser over the finished text.
  *
@@ -76,6 +77,8 @@ interface Target {
   name: string;
   value: string;
   pass: boolean;
+  /** Decides the exit code (the stress family's lines are reported only). */
+  gated: boolean;
 }
 
 /** samples[contender][workload]: milliseconds per document, one entry per round. */
@@ -117,7 +120,7 @@ async function measure(family: string): Promise<Samples> {
 }
 
 /** Prints one family's table and returns its targets. */
-function report(subject: Family, samples: Samples): Target[] {
+function report(subject: Family, gated: boolean, samples: Samples): Target[] {
   const series = (name: string, workload: WorkloadName): number[] =>
     samples.get(name)?.[workload] ?? [];
   const at = (name: string, workload: WorkloadName): number =>
@@ -218,16 +221,19 @@ function report(subject: Family, samples: Samples): Target[] {
       name: `${subject.name}: 64 KB at most 3x one JSON.parse`,
       value: `${format(parseRatio, 2)}x${quartiles(oursLarge, series(BASELINE, 'large'))}`,
       pass: parseRatio <= 3,
+      gated,
     },
     {
       name: `${subject.name}: linear, 64 KB time at most 40x the 2 KB time`,
       value: `${format(growth, 1)}x`,
       pass: growth <= 40,
+      gated,
     },
     {
       name: `${subject.name}: 64 KB at least 5x faster than the fastest other (${fastest.contender.name})`,
       value: `${format(speedup, 1)}x faster${fastest.contender.slow === true ? '' : quartiles(fastestLarge, oursLarge)}`,
       pass: speedup >= 5,
+      gated,
     },
   ];
 }
@@ -235,11 +241,14 @@ function report(subject: Family, samples: Samples): Target[] {
 async function main(): Promise<void> {
   console.log(`Node ${process.version}; every contender in its own process, ${ROUNDS} rounds`);
   const targets: Target[] = [];
-  for (const { name, build } of FAMILIES) targets.push(...report(build(), await measure(name)));
+  for (const { name, gated, build } of FAMILIES)
+    targets.push(...report(build(), gated, await measure(name)));
   console.log('');
   for (const target of targets)
-    console.log(`${target.pass ? 'PASS' : 'FAIL'}  ${target.name}: ${target.value}`);
-  process.exitCode = targets.every((target) => target.pass) ? 0 : 1;
+    console.log(
+      `${target.pass ? 'PASS' : 'FAIL'}  ${target.name}: ${target.value}${target.gated ? '' : '  (stress document: reported, not gated)'}`,
+    );
+  process.exitCode = targets.every((target) => target.pass || !target.gated) ? 0 : 1;
 }
 
 await main();
