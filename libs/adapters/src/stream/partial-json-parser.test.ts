@@ -140,6 +140,18 @@ describe('createPartialJsonParser', () => {
       '1e400',
       '-1e-400',
       '1e0000000000000000000000000000001',
+      // The edges of the exact fast path: 15 and 16 digits, decimal exponents of ±22 and ±23.
+      '123456789012345',
+      '-1234567890123456',
+      '0.123456789012345',
+      '0.1234567890123456',
+      '9.99999999999999e22',
+      '4.35e-22',
+      '4.35e-23',
+      '12345e18',
+      '12345e19',
+      '0.000000000000000000001',
+      '-0e400',
     ];
     for (const number of numbers) {
       const expected = JSON.parse(`[${number}]`) as unknown;
@@ -152,6 +164,27 @@ describe('createPartialJsonParser', () => {
       }
       const topLevel = stream([number]).final;
       expect(Object.is(topLevel, JSON.parse(number)), number).toBe(true);
+    }
+  });
+
+  it('gives the JSON.parse double for 20 000 random numbers split at a random point', () => {
+    const random = createRandom(424242);
+    const digits = (count: number): string => {
+      let out = String(1 + Math.floor(random() * 9));
+      for (let index = 1; index < count; index++) out += String(Math.floor(random() * 10));
+      return out;
+    };
+    for (let round = 0; round < 20_000; round++) {
+      let number = random() < 0.3 ? '-' : '';
+      number += random() < 0.15 ? '0' : digits(1 + Math.floor(random() * 18));
+      if (random() < 0.6)
+        number += `.${'0'.repeat(random() < 0.3 ? Math.floor(random() * 5) : 0)}${digits(1 + Math.floor(random() * 17))}`;
+      if (random() < 0.3)
+        number += `${random() < 0.5 ? 'e' : 'E'}${['', '+', '-'][Math.floor(random() * 3)] as string}${Math.floor(random() * (random() < 0.1 ? 400 : 30))}`;
+      const text = `[${number},1]`;
+      const cut = Math.floor(random() * text.length);
+      const value = stream([text.slice(0, cut), text.slice(cut)]).final as number[];
+      expect(Object.is(value[0], JSON.parse(number)), `${number} split at ${cut}`).toBe(true);
     }
   });
 

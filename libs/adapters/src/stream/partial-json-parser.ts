@@ -152,6 +152,12 @@ class IncrementalJsonParser implements PartialJsonParser {
   private hexValue = 0;
   private numberText = '';
   private numberState = N_MINUS;
+  /** The number's digits as an integer (exact while at most 15 digits), its decimal scale and exponent. */
+  private mantissa = 0;
+  private digits = 0;
+  private scale = 0;
+  private exponent = 0;
+  private negativeExponent = false;
   private literal = '';
   private literalValue: boolean | null = null;
   private literalIndex = 0;
@@ -267,6 +273,10 @@ class IncrementalJsonParser implements PartialJsonParser {
         case S_NUMBER: {
           let numberState = this.numberState;
           let finished = false;
+          let mantissa = this.mantissa;
+          let digits = this.digits;
+          let scale = this.scale;
+          let exponent = this.exponent;
           while (index < length) {
             const code = chunk.charCodeAt(index);
             const isDigit = code >= 48 && code <= 57;
@@ -279,6 +289,13 @@ class IncrementalJsonParser implements PartialJsonParser {
               else if (numberState === N_DOT) numberState = N_FRAC;
               else if (numberState === N_EXP || numberState === N_EXP_SIGN)
                 numberState = N_EXP_DIGITS;
+              if (numberState === N_EXP_DIGITS) {
+                if (exponent < 10000) exponent = exponent * 10 + (code - 48);
+              } else {
+                mantissa = mantissa * 10 + (code - 48);
+                digits++;
+                if (numberState === N_FRAC) scale--;
+              }
               index++;
             } else if (code === 46 && (numberState === N_ZERO || numberState === N_INT)) {
               numberState = N_DOT;
@@ -291,6 +308,7 @@ class IncrementalJsonParser implements PartialJsonParser {
               index++;
             } else if ((code === 43 || code === 45) && numberState === N_EXP) {
               numberState = N_EXP_SIGN;
+              if (code === 45) this.negativeExponent = true;
               index++;
             } else {
               finished = true;
@@ -298,6 +316,10 @@ class IncrementalJsonParser implements PartialJsonParser {
             }
           }
           this.numberState = numberState;
+          this.mantissa = mantissa;
+          this.digits = digits;
+          this.scale = scale;
+          this.exponent = exponent;
           if (!finished) break;
           if (
             numberState === N_MINUS ||
@@ -307,13 +329,8 @@ class IncrementalJsonParser implements PartialJsonParser {
           ) {
             throw this.fail(chunk, index, ['digit']);
           }
-          const text =
-            this.numberText === ''
-              ? chunk.slice(segment, index)
-              : this.numberText + chunk.slice(segment, index);
-          this.numberText = '';
           // The delimiter is not consumed: the next state checks it.
-          state = this.emit(Number(text));
+          state = this.emit(this.numberValue(chunk, segment, index));
           break;
         }
         case S_LITERAL: {
@@ -385,14 +402,8 @@ class IncrementalJsonParser implements PartialJsonParser {
               } else if (code === 91) {
                 this.open(true);
                 state = S_ARRAY_FIRST;
-              } else if (code >= 48 && code <= 57) {
-                this.numberState = code === 48 ? N_ZERO : N_INT;
-                this.numberText = '';
-                segment = index;
-                state = S_NUMBER;
-              } else if (code === 45) {
-                this.numberState = N_MINUS;
-                this.numberText = '';
+              } else if ((code >= 48 && code <= 57) || code === 45) {
+                this.startNumber(code);
                 segment = index;
                 state = S_NUMBER;
               } else if (code === 116) {
@@ -440,11 +451,43 @@ class IncrementalJsonParser implements PartialJsonParser {
 
   private endNumber(): void {
     const state = this.numberState;
-    if (state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP_DIGITS) {
-      const text = this.numberText;
-      this.numberText = '';
-      this.state = this.emit(Number(text));
+    if (state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP_DIGITS)
+      this.state = this.emit(this.numberValue('', 0, 0));
+  }
+
+  /**
+   * The finished number, the double JSON.parse gives. With at most 15 digits and a decimal exponent
+   * within ±22 the digits and the power of ten are both exact doubles, so one multiplication or
+   * division rounds correctly (Clinger's fast path) and no text is needed; otherwise Number() of
+   * the text, which for anything but an integer is a call into the runtime.
+   */
+  private numberValue(chunk: string, from: number, to: number): number {
+    const text = this.numberText;
+    this.numberText = '';
+    const power = this.scale + (this.negativeExponent ? -this.exponent : this.exponent);
+    if (this.digits <= 15 && power >= -22 && power <= 22) {
+      const magnitude =
+        power === 0
+          ? this.mantissa
+          : power > 0
+            ? this.mantissa * (EXACT_POWERS_OF_TEN[power] as number)
+            : this.mantissa / (EXACT_POWERS_OF_TEN[-power] as number);
+      const negative = (text === '' ? chunk.charCodeAt(from) : text.charCodeAt(0)) === 45;
+      return negative ? -magnitude : magnitude;
     }
+    return Number(text + chunk.slice(from, to));
+  }
+
+  /** A number starts with `code`, a digit or '-'. */
+  private startNumber(code: number): void {
+    const digit = code !== 45;
+    this.numberState = digit ? (code === 48 ? N_ZERO : N_INT) : N_MINUS;
+    this.numberText = '';
+    this.mantissa = digit ? code - 48 : 0;
+    this.digits = digit ? 1 : 0;
+    this.scale = 0;
+    this.exponent = 0;
+    this.negativeExponent = false;
   }
 
   private startLiteral(literal: string, value: boolean | null): void {
@@ -693,3 +736,6 @@ function materializePaths(log: CompletionLog, from: number, to: number): readonl
   }
   return paths;
 }
+
+/** Powers of ten that a double holds exactly (10^0 .. 10^22). */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
