@@ -31,12 +31,19 @@ async function timeOnce(contender: Contender, workload: Workload, repeat: number
   return (performance.now() - start) / (repeat * workload.documents.length);
 }
 
-/** Repeats per sample so that one sample lasts at least ~4 ms (timer resolution, JIT tiers). */
+/**
+ * Every sample lasts at least this long. A contender waits while the others measure, and the first
+ * milliseconds after such a wait run slower (caches, CPU state): with 4 ms samples that moved a
+ * parser's median by up to 30% from one run to the next; with 50 ms samples it stays within ~2%.
+ */
+const MIN_SAMPLE_MS = 50;
+
+/** Repeats per sample so that one sample lasts at least MIN_SAMPLE_MS. */
 async function calibrate(contender: Contender, workload: Workload): Promise<number> {
   let repeat = 1;
-  while (repeat < 4096) {
+  while (repeat < 65536) {
     const perDocument = await timeOnce(contender, workload, repeat);
-    if (perDocument * repeat * workload.documents.length >= 4) break;
+    if (perDocument * repeat * workload.documents.length >= MIN_SAMPLE_MS) break;
     repeat *= 2;
   }
   return repeat;
