@@ -313,6 +313,22 @@ describe('createPartialJsonParser', () => {
     expect(first).toEqual({ a: { b: 1, c: [2] }, d: 'x' });
   });
 
+  it('in place mode updates one PartialJson; snapshots give each push its own', () => {
+    const parser = createPartialJsonParser();
+    const first = parser.push('{"a": 1, "b": [true');
+    expect(first.completePaths).toEqual(['/a', '/b/0']);
+    const second = parser.push(', 2]}');
+    expect(second).toBe(first);
+    expect([second.completePaths, second.done]).toEqual([['/b/1', '/b', ''], true]);
+
+    const snapshots = createPartialJsonParser({ snapshots: true });
+    const before = snapshots.push('{"a": 1, "b": [true');
+    const after = snapshots.push(', 2]}');
+    expect(after).not.toBe(before);
+    expect([before.completePaths, before.done]).toEqual([['/a', '/b/0'], false]);
+    expect([after.completePaths, after.done]).toEqual([['/b/1', '/b', ''], true]);
+  });
+
   it('snapshots: untouched subtrees keep their identity, the changed path gets new objects', () => {
     const parser = createPartialJsonParser({ snapshots: true });
     const one = parser.push('{"done": {"x": [1, 2]}, "list": [{"a": 1}, {"b": "te').value;

@@ -6,7 +6,11 @@ import { IncompleteJsonError, InvalidJsonError } from './partial-json-errors';
 // slices of the chunk between escapes, and values are written into the containers as they finish,
 // so a push costs only what it consumed plus one write for an open string, never a copy of the tree.
 
-/** What the parser knows after a chunk. */
+/**
+ * What the parser knows after a chunk. Without `snapshots` this is one object that every push
+ * updates, like the value it holds: read `completePaths` and `done` before the next push (copy the
+ * paths to keep them). With `snapshots` every push returns a new, unchanging one.
+ */
 export interface PartialJson {
   /**
    * The value so far: finished members, open containers, the prefix of an open string; `undefined`
@@ -26,9 +30,10 @@ export interface PartialJson {
 /** How the partial value is built and how an early end is reported. */
 export interface PartialJsonParserOptions {
   /**
-   * Return a new value on every push that shares each untouched subtree with the previous one
-   * (path copying), so UIs can compare references; default `false` (one value mutated in place).
-   * A push then also costs a shallow copy of each open container it changes, i.e. their width.
+   * Return a new value (and `PartialJson`) on every push that shares each untouched subtree with the
+   * previous one (path copying), so UIs can compare references; default `false` (one value, and one
+   * `PartialJson`, updated in place). A push then also costs a shallow copy of each open container it
+   * changes, i.e. their width.
    */
   snapshots?: boolean;
   /** Show an open string with the prefix received so far; default `true`. */
@@ -101,15 +106,15 @@ class Frame {
 }
 
 class PartialJsonResult implements PartialJson {
-  private paths: readonly string[] | undefined;
+  paths: readonly string[] | undefined = undefined;
 
   /** This push's completions are `log[from, to)`. */
   from = 0;
   to = 0;
 
   constructor(
-    readonly value: unknown,
-    readonly done: boolean,
+    public value: unknown,
+    public done: boolean,
     private readonly log: CompletionLog,
   ) {}
 
@@ -136,10 +141,16 @@ class IncrementalJsonParser implements PartialJsonParser {
   private offset = 0;
   private epoch = 0;
   /**
-   * Every completion of the document as (parent frame, slot) pairs, appended and never rewritten:
-   * a push's result keeps a range of it, and turns it into pointers only if read.
+   * Completions as (parent frame, slot) pairs; a push's result keeps its range and turns it into
+   * pointers only if read. In place, the one result describes the latest push, so the array is
+   * reused from the start at every push (memory stays at the most one push completed); with
+   * snapshots, every result stays readable, so entries are appended and never rewritten.
    */
   private readonly log: CompletionLog = [];
+  /** Entries of `log` in use. */
+  private logLength = 0;
+  /** The in-place mode's one result, updated by every push like the value itself. */
+  private readonly live: PartialJsonResult;
 
   /** String content before the current chunk's segment (a rope; never re-read by the parser). */
   private text = '';
@@ -168,6 +179,7 @@ class IncrementalJsonParser implements PartialJsonParser {
     this.snapshots = options.snapshots ?? false;
     this.partialStrings = options.partialStrings ?? true;
     this.returnPartial = options.incomplete === 'partial';
+    this.live = new PartialJsonResult(undefined, false, this.log);
   }
 
   push(chunk: string): PartialJson {
@@ -178,7 +190,8 @@ class IncrementalJsonParser implements PartialJsonParser {
         found: chunk.slice(0, 1),
         expected: ['end of input'],
       });
-    const logStart = this.log.length;
+    if (!this.snapshots) this.logLength = 0;
+    const logStart = this.logLength;
     const state = this.scan(chunk);
     // Carry the unfinished token over to the next chunk.
     if (state === S_STRING) this.appendTail(chunk, this.tailStart);
@@ -194,11 +207,19 @@ class IncrementalJsonParser implements PartialJsonParser {
       this.placedLength = this.text.length;
       this.place(this.text);
     }
+    if (!this.snapshots) {
+      const live = this.live;
+      live.value = this.root;
+      live.done = this.done;
+      live.to = this.logLength;
+      live.paths = undefined;
+      return live;
+    }
     const result = new PartialJsonResult(this.root, this.done, this.log);
     result.from = logStart;
-    result.to = this.log.length;
+    result.to = this.logLength;
     // Everything reachable from `root` now belongs to a returned snapshot: the next write copies it.
-    if (this.snapshots) this.epoch++;
+    this.epoch++;
     return result;
   }
 
@@ -563,7 +584,7 @@ class IncrementalJsonParser implements PartialJsonParser {
     const frame = this.top;
     if (frame === null) {
       this.root = value;
-      this.log.push(null, '');
+      this.record(null, '');
       this.done = true;
       return S_DONE;
     }
@@ -571,13 +592,21 @@ class IncrementalJsonParser implements PartialJsonParser {
     // The hot path of every member: the same work as `place` plus the record, written out once.
     if (frame.isArray) {
       (frame.container as unknown[])[frame.index] = value;
-      this.log.push(frame, frame.index);
+      this.record(frame, frame.index);
       frame.index++;
     } else {
       setOwnProperty(frame.container as Record<string, unknown>, frame.key, value);
-      this.log.push(frame, frame.key);
+      this.record(frame, frame.key);
     }
     return S_AFTER_VALUE;
+  }
+
+  /** Notes that the value at `slot` of `frame` (the root when null) is complete. */
+  private record(frame: Frame | null, slot: string | number): void {
+    const at = this.logLength;
+    this.log[at] = frame;
+    this.log[at + 1] = slot;
+    this.logLength = at + 2;
   }
 
   private open(isArray: boolean): void {
@@ -596,11 +625,11 @@ class IncrementalJsonParser implements PartialJsonParser {
     const parent = frame.parent;
     this.top = parent;
     if (parent === null) {
-      this.log.push(null, '');
+      this.record(null, '');
       this.done = true;
       return S_DONE;
     }
-    this.log.push(parent, frame.slot);
+    this.record(parent, frame.slot);
     if (parent.isArray) parent.index++;
     return S_AFTER_VALUE;
   }
