@@ -111,6 +111,8 @@ function main(): void {
     }
   };
 
+  // The benchmark went away (finished, interrupted or crashed): nothing is left to measure for.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', (request: ContenderRequest) => {
     handle(request).then(
       (reply) => process.send?.(reply),
