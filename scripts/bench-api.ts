@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { adminQuery, freePort, waitForReady } from './bench-support';
+import { adminQuery, apiCall, freePort, waitForReady } from './bench-support';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -35,43 +35,30 @@ const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const serverUrl =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-async function call(
-  base: string,
-  key: string,
-  request: { method: string; path: string; body?: unknown },
-): Promise<unknown> {
-  const response = await fetch(`${base}${request.path}`, {
-    method: request.method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  });
-  const text = await response.text();
-  if (!response.ok)
-    throw new Error(`${request.method} ${request.path}: ${response.status} ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
-}
-
 async function seed(base: string, adminKey: string): Promise<string> {
-  const team = (await call(base, adminKey, {
-    method: 'POST',
-    path: '/v1/teams',
-    body: { slug: 'bench', name: 'Bench' },
-  })) as { id: string };
-  const created = (await call(base, adminKey, {
-    method: 'POST',
-    path: '/v1/api-keys',
-    body: { name: 'bench', scopes: ['tools:read', 'tools:write'], team_id: team.id },
-  })) as { key: string };
+  const team = (
+    await apiCall(base, adminKey, {
+      method: 'POST',
+      path: '/v1/teams',
+      body: { slug: 'bench', name: 'Bench' },
+    })
+  ).body as { id: string };
+  const created = (
+    await apiCall(base, adminKey, {
+      method: 'POST',
+      path: '/v1/api-keys',
+      body: { name: 'bench', scopes: ['tools:read', 'tools:write'], team_id: team.id },
+    })
+  ).body as { key: string };
   for (let index = 0; index < TOOL_COUNT; index += 1) {
     const name = `bench_tool_${String(index).padStart(2, '0')}`;
-    const tool = (await call(base, created.key, {
-      method: 'POST',
-      path: '/v1/tools',
-      body: { name, tags: ['bench'] },
-    })) as { id: string };
+    const tool = (
+      await apiCall(base, created.key, {
+        method: 'POST',
+        path: '/v1/tools',
+        body: { name, tags: ['bench'] },
+      })
+    ).body as { id: string };
     const ir = {
       schema_version: '1.0',
       id: tool.id,
@@ -95,12 +82,12 @@ async function seed(base: string, adminKey: string): Promise<string> {
       constraints: { timeout_ms: 5000 },
       tags: ['bench'],
     };
-    await call(base, created.key, {
+    await apiCall(base, created.key, {
       method: 'POST',
       path: `/v1/tools/${tool.id}/versions`,
       body: { ir },
     });
-    await call(base, created.key, {
+    await apiCall(base, created.key, {
       method: 'PUT',
       path: `/v1/tools/${tool.id}/release/stable`,
       body: { version: '1.0.0' },

@@ -20,7 +20,7 @@ import type { ExecutionContext } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { adminQuery, freePort, waitForReady } from './bench-support';
+import { adminQuery, apiCall, freePort, waitForReady } from './bench-support';
 
 const root = path.resolve(__dirname, '..');
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -76,37 +76,17 @@ async function measure(
   };
 }
 
-async function api(
-  base: string,
-  key: string,
-  request: { method: string; path: string; body?: unknown },
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${base}${request.path}`, {
-    method: request.method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  });
-  const text = await response.text();
-  if (response.status >= 400) {
-    throw new Error(`${request.method} ${request.path}: ${response.status} ${text}`);
-  }
-  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
-}
-
 /** A team, a key that may execute calls and a stable builtin no-op tool. */
 async function seed(base: string, adminKey: string): Promise<{ key: string; tool: ToolIR }> {
   const team = (
-    await api(base, adminKey, {
+    await apiCall(base, adminKey, {
       method: 'POST',
       path: '/v1/teams',
       body: { slug: 'bench', name: 'Bench' },
     })
   ).body as { id: string };
   const created = (
-    await api(base, adminKey, {
+    await apiCall(base, adminKey, {
       method: 'POST',
       path: '/v1/api-keys',
       body: {
@@ -117,7 +97,7 @@ async function seed(base: string, adminKey: string): Promise<{ key: string; tool
     })
   ).body as { key: string };
   const tool = (
-    await api(base, created.key, {
+    await apiCall(base, created.key, {
       method: 'POST',
       path: '/v1/tools',
       body: { name: 'bench_noop' },
@@ -134,12 +114,12 @@ async function seed(base: string, adminKey: string): Promise<{ key: string; tool
     constraints: { timeout_ms: 5000 },
     protocol_meta: { toolgate: { executor: { kind: 'builtin', handler: 'toolgate.echo' } } },
   };
-  await api(base, created.key, {
+  await apiCall(base, created.key, {
     method: 'POST',
     path: `/v1/tools/${tool.id}/versions`,
     body: { ir },
   });
-  await api(base, created.key, {
+  await apiCall(base, created.key, {
     method: 'PUT',
     path: `/v1/tools/${tool.id}/release/stable`,
     body: { version: '1.0.0' },
@@ -229,7 +209,7 @@ async function main(): Promise<void> {
     let sequence = 0;
     const gatewayCall = async (): Promise<void> => {
       sequence += 1;
-      const response = await api(base, key, {
+      const response = await apiCall(base, key, {
         method: 'POST',
         path: `/v1/calls/ir?wait_ms=10000&conversation_id=bench-${suffix}-${sequence}`,
         body: [{ id: `bench_${sequence}`, name: tool.name, arguments: { n: sequence } }],

@@ -5,10 +5,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-// The e2e drives the real stack: reuse the registry's database helper and the worker's Redis
-// helpers (unique prefix, cleanup) rather than copies of them.
+// The e2e drives the real stack: reuse the registry's database helper, the worker's Redis helpers
+// (unique prefix, cleanup) and the benches' port and API request helpers rather than copies of them.
 /* eslint-disable @nx/enforce-module-boundaries */
 import {
   createDatabase,
@@ -22,23 +21,14 @@ import {
   deleteKeys,
   TEST_REDIS_URL,
 } from '../../worker/test/support/redis-test-prefix';
+import { apiRequest as sendApiRequest, freePort } from '../../../scripts/bench-support';
 /* eslint-enable @nx/enforce-module-boundaries */
+
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const consoleDir = path.join(root, 'apps/console');
 const nextBin = path.join(root, 'node_modules/next/dist/bin/next');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(
   url: string,
@@ -243,14 +233,10 @@ export async function apiRequest<TBody>(
   stack: Stack,
   request: { method?: string; path: string; key?: string; body?: unknown },
 ): Promise<{ status: number; body: TBody }> {
-  const response = await fetch(`${stack.apiUrl}${request.path}`, {
+  const response = await sendApiRequest(stack.apiUrl, request.key ?? stack.adminKey, {
     method: request.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${request.key ?? stack.adminKey}`,
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    path: request.path,
+    body: request.body,
   });
-  const text = await response.text();
-  return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as TBody };
+  return { status: response.status, body: response.body as TBody };
 }
