@@ -6,14 +6,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-// The e2e drives the real stack: reuse the registry's database helper, the worker's Redis helpers
-// (unique prefix, cleanup) and the benches' port and API request helpers rather than copies of them.
+// The e2e runs in Node and drives the real stack: reuse the test database helpers, the worker's
+// Redis helpers (unique prefix, cleanup) and the benches' port and API request helpers rather than
+// copies of them (the console app itself stays web-only).
 /* eslint-disable @nx/enforce-module-boundaries */
-import {
-  createDatabase,
-  dropDatabase,
-  randomDatabaseName,
-} from '../../registry-api/test/support/test-database';
+import { createDatabase, dropDatabase, randomDatabaseName } from '@toolgate/persistence/testing';
 import {
   closeRedis,
   connectTestRedis,

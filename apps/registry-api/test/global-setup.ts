@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/database/database';
-import { createDatabase, dropDatabase, randomDatabaseName } from './support/test-database';
+import { createDatabase, dropDatabase, randomDatabaseName } from '@toolgate/persistence/testing';
 
 declare module 'vitest' {
   export interface ProvidedContext {

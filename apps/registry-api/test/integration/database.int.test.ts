@@ -12,7 +12,7 @@ import {
 } from '../../src/database/migrator';
 import { pgSession } from '../../src/database/sql-session';
 import { expectedDataType, readPrismaSchema } from '../support/prisma-schema';
-import { createDatabase, dropDatabase, randomDatabaseName } from '../support/test-database';
+import { createDatabase, dropDatabase, randomDatabaseName } from '@toolgate/persistence/testing';
 
 let name: string;
 let url: string;

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
 import { openDatabase } from '../../src/database/database';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { databaseUrl } from '../support/test-database';
+import { databaseUrl } from '@toolgate/persistence/testing';
 
 let api: TestApp;
 let team: TestTeam;

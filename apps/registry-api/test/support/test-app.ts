@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp, type CreateAppOptions } from '../../src/create-app';
 import { openDatabase, type Database } from '../../src/database/database';
-import { createDatabase, dropDatabase, randomDatabaseName } from './test-database';
+import { createDatabase, dropDatabase, randomDatabaseName } from '@toolgate/persistence/testing';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef0123456789';
 
