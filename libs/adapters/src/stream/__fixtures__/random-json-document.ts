@@ -12,6 +12,11 @@ export function createRandom(seed: number): () => number {
   };
 }
 
+/** Picks one item at random, with `random` from `createRandom`. */
+function picker(random: () => number): <T>(items: readonly T[]) => T {
+  return <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+}
+
 /** Random chunk sizes in [min, max], for splitting a document the way a model streams it. */
 export function splitRandomly(
   text: string,
@@ -67,7 +72,7 @@ export interface RandomJsonOptions {
  * numbers with signs, fractions and exponents, literals, empty containers, odd keys.
  */
 export function randomJsonText(random: () => number, options: RandomJsonOptions): string {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const space = (): string =>
     options.whitespace && random() < 0.3 ? pick([' ', '\n', '\t', '\r\n', '  ']) : '';
 
@@ -201,7 +206,7 @@ const CURRENCIES = ['EUR', 'USD', 'JPY', 'BRL'];
  */
 export function toolArgumentDocument(size: number, seed: number): string {
   const random = createRandom(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const prose = (words: number): string => {
     let out = '';
     for (let index = 0; index < words; index++) {
