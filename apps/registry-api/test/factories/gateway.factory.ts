@@ -2,6 +2,14 @@ import { expect } from 'vitest';
 import type { TestApp } from '../support/test-app';
 import { createTool, publish, setStable, type TestTeam, type TestTool } from './registry.factory';
 
+/** A tool that deletes something: the gateway holds its calls for a person's approval. */
+export const DESTRUCTIVE_BEHAVIOR = {
+  readonly: false,
+  destructive: true,
+  idempotent: false,
+  requires_approval: 'if_destructive',
+} as const;
+
 /** Registers a tool run by a builtin handler, publishes 1.0.0 and makes it stable. */
 export async function createBuiltinTool(
   api: TestApp,

@@ -6,6 +6,7 @@ import { ApprovalsService } from '../../src/approvals/approvals.service';
 import {
   anthropicContent,
   createBuiltinTool,
+  DESTRUCTIVE_BEHAVIOR,
   openAIChatMessage,
   waitForCallStatus,
 } from '../factories/gateway.factory';
@@ -26,12 +27,7 @@ beforeAll(async () => {
   team = await createTeam(api);
   dropTable = await createBuiltinTool(api, team, {
     handler: 'drop',
-    behavior: {
-      readonly: false,
-      destructive: true,
-      idempotent: false,
-      requires_approval: 'if_destructive',
-    },
+    behavior: DESTRUCTIVE_BEHAVIOR,
   });
 });
 afterAll(async () => {

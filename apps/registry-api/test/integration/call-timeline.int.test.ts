@@ -4,6 +4,7 @@ import { createConsoleUser } from '../factories/console.factory';
 import {
   anthropicContent,
   createBuiltinTool,
+  DESTRUCTIVE_BEHAVIOR,
   waitForCallStatus,
 } from '../factories/gateway.factory';
 import {
@@ -26,12 +27,7 @@ beforeAll(async () => {
   team = await createTeam(api);
   dropTable = await createBuiltinTool(api, team, {
     handler: 'drop',
-    behavior: {
-      readonly: false,
-      destructive: true,
-      idempotent: false,
-      requires_approval: 'if_destructive',
-    },
+    behavior: DESTRUCTIVE_BEHAVIOR,
   });
 });
 afterAll(async () => {

@@ -23,6 +23,7 @@ import {
 /* eslint-enable @nx/enforce-module-boundaries */
 import {
   createBuiltinTool,
+  DESTRUCTIVE_BEHAVIOR,
   openAIChatMessage,
   waitForCallStatus,
 } from '../factories/gateway.factory';
@@ -291,12 +292,7 @@ describe('the gateway on BullMQ and Postgres', () => {
   it('runs a destructive call only after approval, once', async () => {
     const drop = await createBuiltinTool(api, team, {
       handler: 'test.counted_sleep',
-      behavior: {
-        readonly: false,
-        destructive: true,
-        idempotent: false,
-        requires_approval: 'if_destructive',
-      },
+      behavior: DESTRUCTIVE_BEHAVIOR,
     });
     const response = await postCalls({
       calls: [{ id: 'call_drop', name: drop.name, arguments: '{"query":"users"}' }],
