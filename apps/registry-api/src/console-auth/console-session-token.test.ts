@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   clearedSessionCookie,
   csrfMatches,
@@ -10,7 +10,14 @@ import {
 } from './console-session-token';
 
 describe('console session tokens', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('reads back the token it set, with the cookie attributes the console relies on', () => {
+    // Max-Age counts whole seconds from now: the clock stands still, or a millisecond passing
+    // between the two readings of it would make the hour 3599 seconds.
+    vi.useFakeTimers({ now: new Date('2026-11-30T12:00:00.000Z'), toFake: ['Date'] });
     const token = generateSessionToken();
     const expiresAt = new Date(Date.now() + 3_600_000);
     const cookie = sessionCookie(token, { secure: true, expiresAt });
