@@ -24,6 +24,7 @@ describe('@toolgate/toolir public surface', () => {
     'canonicalJson',
     'cloneJson',
     'toToolgateError',
+    'runsInline',
   ])('exports the function %s', (name) => {
     expect(typeof (toolir as Record<string, unknown>)[name]).toBe('function');
   });

@@ -24,6 +24,7 @@ export {
   type ToolConstraints,
   type ToolDependencies,
 } from './ir/tool-ir';
+export { runsInline } from './execution/runs-inline';
 export { ToolCallIRSchema, type ToolCallIR } from './ir/tool-call-ir';
 export {
   ToolResultIRSchema,

@@ -73,6 +73,15 @@ describe('parseToolIR accepts', () => {
       constraints({ max_retries: 10, timeout_ms: 3_600_000 }),
     ],
     ['a rate limit', constraints({ rate_limit: { rpm: 1 } })],
+    ['inline execution of a readonly tool', constraints({ execution: 'inline' })],
+    ['queued execution of a readonly tool', constraints({ execution: 'queued' })],
+    [
+      'queued execution of a destructive tool',
+      withFields({
+        behavior: { readonly: false, destructive: true, idempotent: false },
+        constraints: { timeout_ms: 5000, execution: 'queued' },
+      }),
+    ],
     ['tags with separators', withFields({ tags: ['team/payments', 'tier:1', 'v2.beta'] })],
     [
       'an unknown format (formats are open-ended)',
@@ -87,6 +96,7 @@ describe('parseToolIR accepts', () => {
     const tool = parseToolIR(valid());
     expect(tool.behavior).toMatchObject({ open_world: true, requires_approval: 'if_destructive' });
     expect(tool.constraints.max_retries).toBe(0);
+    expect(tool.constraints).not.toHaveProperty('execution');
   });
 
   it('does not change its input', () => {
@@ -200,6 +210,7 @@ describe('parseToolIR rejects', () => {
       constraints({ cost_estimate_usd: -0.01 }),
       '/constraints/cost_estimate_usd',
     ],
+    ['an unknown execution mode', constraints({ execution: 'worker' }), '/constraints/execution'],
     ['a tool as its own fallback', withFields({ fallback: ['get_weather'] }), '/fallback'],
     ['duplicate fallbacks', withFields({ fallback: ['a', 'a'] }), '/fallback'],
     [
@@ -242,6 +253,49 @@ describe('parseToolIR rejects', () => {
     })();
     expect(ToolgateError.isInstance(error)).toBe(true);
     expect((error as ToolgateError).code).toBe('invalid_tool_ir');
+  });
+});
+
+describe('parseToolIR on inline execution', () => {
+  const inlineWith = (flags: Tool): Tool =>
+    withFields({
+      behavior: { ...minimalTool.behavior, ...flags },
+      constraints: { ...minimalTool.constraints, execution: 'inline' },
+    });
+
+  // Each behavior is valid on its own, so the execution issue is the only one.
+  it.each([
+    ['not readonly', { readonly: false, destructive: false, idempotent: true }],
+    ['not idempotent', { readonly: false, destructive: false, idempotent: false }],
+    ['destructive', { readonly: false, destructive: true, idempotent: true }],
+  ])('refuses inline on a tool that is %s', (_name, flags) => {
+    expect(issuesOf(inlineWith(flags))).toEqual([
+      {
+        path: '/constraints/execution',
+        message: 'inline execution needs a readonly, idempotent, non-destructive tool',
+      },
+    ]);
+  });
+
+  it('refuses inline next to the behavior issues of an inconsistent tool', () => {
+    const paths = issuesOf(inlineWith({ readonly: true, destructive: true })).map(
+      (issue) => issue.path,
+    );
+    expect(paths).toEqual(expect.arrayContaining(['/behavior', '/constraints/execution']));
+  });
+
+  it('keeps inline on a readonly, idempotent, non-destructive tool', () => {
+    expect(parseToolIR(inlineWith({})).constraints.execution).toBe('inline');
+  });
+
+  it('keeps queued on any tool', () => {
+    const tool = parseToolIR(
+      withFields({
+        behavior: { readonly: false, destructive: true, idempotent: false },
+        constraints: { timeout_ms: 5000, execution: 'queued' },
+      }),
+    );
+    expect(tool.constraints.execution).toBe('queued');
   });
 });
 

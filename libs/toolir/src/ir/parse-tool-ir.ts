@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ToolgateError, type Issue } from '../errors/toolgate-error';
+import { behaviorAllowsInline } from '../execution/runs-inline';
 import { checkJsonSchema } from '../json-schema/check-json-schema';
 import { findUnguardedCycles } from '../json-schema/find-unguarded-cycles';
 import { ToolIRSchema, type JsonSchema, type ToolIR } from './tool-ir';
@@ -57,6 +58,12 @@ function semanticIssues(tool: ToolIR): Issue[] {
     issues.push({
       path: '/behavior/idempotent',
       message: 'a readonly tool is idempotent: set idempotent to true',
+    });
+  }
+  if (tool.constraints.execution === 'inline' && !behaviorAllowsInline(tool.behavior)) {
+    issues.push({
+      path: '/constraints/execution',
+      message: 'inline execution needs a readonly, idempotent, non-destructive tool',
     });
   }
   const fallback = tool.fallback ?? [];

@@ -65,6 +65,12 @@ export const ToolConstraintsSchema = z.strictObject({
   rate_limit: RateLimitSchema.optional(),
   /** Expected cost of one call in US dollars, for budgets and dashboards. */
   cost_estimate_usd: z.number().nonnegative().optional(),
+  /**
+   * Where a call runs: `inline` runs it in the gateway's API process with no queue hop (allowed only
+   * for readonly, idempotent, non-destructive tools), `queued` sends it through the queue to a worker;
+   * absent means `queued`.
+   */
+  execution: z.enum(['inline', 'queued']).optional(),
 });
 export type ToolConstraints = z.infer<typeof ToolConstraintsSchema>;
 
