@@ -4,7 +4,16 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Packages a `runtime:any` lib must never reach for: they tie it to a server runtime. */
-const serverOnlyPackages = ['@nestjs/*', '@prisma/*', 'bullmq', 'ioredis', 'pg', 'undici', 'next', 'next/*'];
+const serverOnlyPackages = [
+  '@nestjs/*',
+  '@prisma/*',
+  'bullmq',
+  'ioredis',
+  'pg',
+  'undici',
+  'next',
+  'next/*',
+];
 
 export default tseslint.config(
   {
@@ -39,9 +48,23 @@ export default tseslint.config(
             { sourceTag: 'layer:sdk', onlyDependOnLibsWithTags: ['layer:wire', 'layer:ir'] },
             {
               sourceTag: 'layer:app',
-              onlyDependOnLibsWithTags: ['layer:data', 'layer:engine', 'layer:sdk', 'layer:wire', 'layer:ir'],
+              onlyDependOnLibsWithTags: [
+                'layer:gateway',
+                'layer:data',
+                'layer:engine',
+                'layer:sdk',
+                'layer:wire',
+                'layer:ir',
+              ],
             },
-            { sourceTag: 'layer:data', onlyDependOnLibsWithTags: ['layer:engine', 'layer:wire', 'layer:ir'] },
+            {
+              sourceTag: 'layer:gateway',
+              onlyDependOnLibsWithTags: ['layer:data', 'layer:engine', 'layer:wire', 'layer:ir'],
+            },
+            {
+              sourceTag: 'layer:data',
+              onlyDependOnLibsWithTags: ['layer:engine', 'layer:wire', 'layer:ir'],
+            },
             { sourceTag: 'runtime:any', bannedExternalImports: serverOnlyPackages },
             {
               sourceTag: 'runtime:web',
@@ -73,7 +96,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*'], message: 'runtime:any libs must not import Node built-ins.' },
-            { group: ['fs', 'path', 'http', 'https', 'net', 'child_process', 'crypto', 'os'], message: 'runtime:any libs must not import Node built-ins.' },
+            {
+              group: ['fs', 'path', 'http', 'https', 'net', 'child_process', 'crypto', 'os'],
+              message: 'runtime:any libs must not import Node built-ins.',
+            },
           ],
         },
       ],
@@ -87,7 +113,8 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.object.name='JSON'][callee.property.name='parse']",
-          message: 'Use safeParseJson: a provider payload must never throw a SyntaxError at the caller.',
+          message:
+            'Use safeParseJson: a provider payload must never throw a SyntaxError at the caller.',
         },
       ],
     },
@@ -98,7 +125,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@prisma/client', '**/generated/prisma/**'], message: 'Only *.repository.ts files talk to Prisma.' }] },
+        {
+          patterns: [
+            {
+              group: ['@prisma/client', '**/generated/prisma/**'],
+              message: 'Only *.repository.ts files talk to Prisma.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -14,6 +14,7 @@ export const toolgateAliases: Record<string, string> = {
   '@toolgate/engine': path.join(workspaceRoot, 'libs/engine/src/index.ts'),
   '@toolgate/persistence/testing': path.join(workspaceRoot, 'libs/persistence/src/testing.ts'),
   '@toolgate/persistence': path.join(workspaceRoot, 'libs/persistence/src/index.ts'),
+  '@toolgate/gateway': path.join(workspaceRoot, 'libs/gateway/src/index.ts'),
   '@toolgate/sdk/testing': path.join(workspaceRoot, 'libs/sdk/test/support/fake-provider.ts'),
   '@toolgate/sdk': path.join(workspaceRoot, 'libs/sdk/src/index.ts'),
 };

@@ -17,7 +17,7 @@ import {
   createTestPrefix,
   deleteKeys,
   TEST_REDIS_URL,
-} from '../../worker/test/support/redis-test-prefix';
+} from '@toolgate/persistence/testing';
 import { apiRequest as sendApiRequest, freePort } from '../../../scripts/bench-support';
 /* eslint-enable @nx/enforce-module-boundaries */
 

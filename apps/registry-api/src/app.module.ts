@@ -12,16 +12,12 @@ import { ApprovalsService } from './approvals/approvals.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthCache } from './auth/auth-cache';
 import { CredentialsService } from './auth/credentials.service';
-import { BullMqCallDispatcher } from './calls/bullmq-call-dispatcher';
-import { CALL_DISPATCHER, EmbeddedCallDispatcher } from './calls/call-dispatcher';
 import { CallEventBus } from './calls/call-event-bus';
 import { CallEventsService } from './calls/call-events.service';
-import { CallExecutionService } from './calls/call-execution.service';
 import { CallsController } from './calls/calls.controller';
-import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './calls/gateway-options';
-import { GatewayRuntime } from './calls/gateway-runtime';
+import { GatewayHost } from './calls/gateway-host';
 import { CanaryGuardController } from './canary-guard/canary-guard.controller';
 import {
   CANARY_GUARD_OPTIONS,
@@ -143,17 +139,10 @@ export class AppModule {
         ReleaseHealthService,
         ExportCache,
         ExportsService,
-        CallsRepository,
         ApprovalsRepository,
         PoliciesRepository,
         CallEventBus,
-        GatewayRuntime,
-        CallExecutionService,
-        {
-          provide: CALL_DISPATCHER,
-          useClass:
-            options.config.REDIS_URL === undefined ? EmbeddedCallDispatcher : BullMqCallDispatcher,
-        },
+        GatewayHost,
         CallsService,
         CallEventsService,
         ApprovalsService,

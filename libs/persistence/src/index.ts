@@ -1,6 +1,9 @@
 export {
   FINAL_CALL_STATES,
   STARTABLE_CALL_STATES,
+  claimByReading,
+  isClaimed,
+  type ClaimResult,
   type CallOutcome,
   type CallRecord,
   type CallRepository,
@@ -10,13 +13,45 @@ export {
 } from './calls/call-repository';
 export {
   CALL_EXECUTION_SCOPES,
-  PostgresCallRepository,
+  CallStore,
+  FINAL_CALL_STATUSES,
   callerOfRow,
+  engineCallOf,
   isCallRowId,
+  recordOfRow,
+  type CallRow,
+  type CallStatus,
+  type ListCallsFilter,
   type NewCallRow,
-} from './calls/postgres-call.repository';
+  type OutcomeWrite,
+  type RecordedTurn,
+  type ToolVersionLookup,
+  type TurnOwner,
+} from './calls/call-store';
 export { PgApprovalStore } from './approvals/pg-approval-store';
-export { PgGatewayCatalog } from './catalog/pg-gateway-catalog';
+export {
+  DEFAULT_CATALOG_MAX_AGE_MS,
+  GatewayCatalog,
+  toolForTeam,
+  type CatalogTool,
+  type CatalogVersion,
+} from './catalog/gateway-catalog';
+export {
+  CATALOG_CHANNEL,
+  NOTIFY_CATALOG_CHANGE,
+  listenForCatalogChanges,
+  type CatalogListener,
+} from './catalog/catalog-notifications';
+export {
+  pgPoolPort,
+  pglitePort,
+  sql,
+  toArrayLiteral,
+  type PgliteLike,
+  type SqlPort,
+  type SqlResult,
+  type SqlStatement,
+} from './sql/sql-port';
 export {
   DEFAULT_MIGRATIONS_DIR,
   MigrationError,
@@ -37,3 +72,31 @@ export {
   type ExecuteToolCallJob,
 } from './queue/gateway-queue';
 export { subscribeWhenReady } from './queue/subscribe-when-ready';
+export {
+  DEFAULT_ENQUEUE_OPTIONS,
+  DeferJobError,
+  JobPayloadSchemas,
+  PermanentJobError,
+  isJobName,
+  parseJobPayload,
+  type CloseOptions,
+  type CloseReport,
+  type EnqueueJob,
+  type EnqueueOptions,
+  type EnqueuedJob,
+  type JobHandler,
+  type JobPayload,
+  type JobResult,
+  type ProcessOptions,
+  type QueueDriver,
+  type ReceivedJob,
+} from './queue/queue-driver';
+export {
+  BullMqDriver,
+  DEFAULT_STALLED_JOB_SETTINGS,
+  fromBullJobId,
+  toBullJobId,
+  type BullMqDriverOptions,
+  type StalledJobSettings,
+} from './queue/bullmq.driver';
+export { InProcessDriver, type InProcessDriverOptions } from './queue/in-process.driver';

@@ -7,3 +7,15 @@ export {
   randomDatabaseName,
   type MigratedTestDatabase,
 } from './testing/test-database';
+export {
+  TEST_REDIS_URL,
+  closeRedis,
+  connectTestRedis,
+  createTestPrefix,
+  deleteKeys,
+} from './testing/redis-test-prefix';
+export {
+  describeCallRepositoryContract,
+  type SeedableCallRepository,
+} from './testing/call-repository.contract';
+export { TEST_CALLER, buildCall, buildTool, type TestToolInput } from './testing/tool.factory';

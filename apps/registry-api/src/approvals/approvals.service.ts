@@ -6,7 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { CALL_DISPATCHER, type CallDispatcher } from '../calls/call-dispatcher';
+import { GatewayHost } from '../calls/gateway-host';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import type { ApprovalDecisionDto, ApprovalDto, ListApprovalsQueryDto } from './approvals.dto';
 import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
@@ -41,7 +41,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(ApprovalsRepository) private readonly approvals: ApprovalsRepository,
-    @Inject(CALL_DISPATCHER) private readonly dispatcher: CallDispatcher,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
   ) {}
 
   onModuleInit(): void {
@@ -104,14 +104,14 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
         { extensions: { approval_status: state } },
       );
     }
-    this.dispatcher.dispatch([decided.callId]);
+    this.gateway.requeue([decided.callId]);
     return approvalToDto(decided);
   }
 
   /** Expires open approvals past their time; their calls get `approval_expired` results. */
   async expireDue(now = new Date()): Promise<string[]> {
     const callIds = await this.approvals.expireDue(now);
-    this.dispatcher.dispatch(callIds);
+    this.gateway.requeue(callIds);
     return callIds;
   }
 }

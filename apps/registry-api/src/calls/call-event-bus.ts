@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecutionEvent } from '@toolgate/engine';
+import type { CallFinishedMessage } from '@toolgate/gateway';
 
-/** The engine's `finished`, sent once the outcome is stored, with the result the model gets. */
-export type CallFinishedEvent = Extract<ExecutionEvent, { type: 'finished' }> & {
-  /** ToolResultIR addressed to the model's own call id. */
-  result: Record<string, unknown>;
-};
+/** `finished`, sent once the outcome is stored, with that outcome and the result the model gets. */
+export type CallFinishedEvent = CallFinishedMessage;
 
 /** An engine event, or the gateway's own lifecycle events, keyed by the call's row id. */
 export type CallEvent =

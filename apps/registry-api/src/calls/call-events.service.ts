@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal';
 import { CallEventBus, type CallEvent } from './call-event-bus';
 import type { CallDto } from './calls.dto';
 import { CallsService } from './calls.service';
+import { GatewayHost } from './gateway-host';
 
 /** Where a call's event stream goes (an SSE response in the controller). */
 export interface CallEventSink {
@@ -20,6 +21,7 @@ export class CallEventsService {
   constructor(
     @Inject(CallsService) private readonly calls: CallsService,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
   ) {}
 
   async stream(principal: Principal, callId: string, sink: CallEventSink): Promise<void> {
@@ -42,6 +44,8 @@ export class CallEventsService {
       if (replaying) buffered.push(event);
       else deliver(event);
     });
+    // Workers publish a call's progress events only while someone streams it.
+    this.gateway.watch(callId);
     sink.onClose(() => {
       closed = true;
       unsubscribe();
@@ -54,6 +58,16 @@ export class CallEventsService {
       throw error;
     }
     sink.send('state', call);
+    if (call.status === 'running' && call.started_at !== null) {
+      // The call started before anyone streamed it, so no worker published its `started`.
+      sink.send('started', {
+        type: 'started',
+        call_id: call.id,
+        tool: call.tool.name,
+        at: Date.parse(call.started_at),
+        attempt: Math.max(1, call.attempts),
+      });
+    }
     if (FINAL.has(call.status)) {
       finish();
       return;

@@ -3,7 +3,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { getAdapter, isProvider, type ParsedToolCalls, type Provider } from '@toolgate/adapters';
 import { hashArguments } from '@toolgate/engine';
 import {
+  FINAL_CALL_STATUSES,
+  engineCallOf,
+  type CallRow,
+  type CatalogTool,
+  type NewCallRow,
+} from '@toolgate/persistence';
+import {
   resolveVersion,
+  runsInline,
   ToolgateError,
   type ToolCallIR,
   type ToolIR,
@@ -13,24 +21,15 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
-import { CALL_DISPATCHER, type CallDispatcher } from './call-dispatcher';
-import { CallEventBus } from './call-event-bus';
-import {
-  CallsRepository,
-  FINAL_CALL_STATUSES,
-  type CallRow,
-  type NewCallRow,
-  type ToolWithVersions,
-} from './calls.repository';
+import { CallEventBus, type CallSettledType } from './call-event-bus';
 import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
+import { GatewayHost } from './gateway-host';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
 const CallCursorSchema = z.strictObject({ created_at: z.iso.datetime(), id: z.uuid() });
 // Waiters re-read their calls when the event bus says one settled; polling backs the bus up (an
 // event from before the subscription, `awaiting_approval` sent just before its outcome is stored).
 const WAIT_POLL_MS = 100;
-// Right after an event the outcome is about to be stored (if it is not yet): look again soon.
-const WAIT_AFTER_EVENT_MS = 25;
 
 /** What POST /v1/calls answers: 200 with the results, or 202 while calls are still open. */
 export type SubmitCallsResult =
@@ -48,8 +47,9 @@ export interface SubmitCallsInput {
 
 interface ResolvedCall {
   call: ToolCallIR;
-  tool: ToolWithVersions;
+  tool: CatalogTool;
   version: string;
+  ir: ToolIR;
 }
 
 export function callToDto(row: CallRow): CallDto {
@@ -96,28 +96,14 @@ function isSettled(row: CallRow): boolean {
   return row.status === 'awaiting_approval' || FINAL_CALL_STATUSES.includes(row.status);
 }
 
-function isFinal(row: CallRow): boolean {
-  return FINAL_CALL_STATUSES.includes(row.status);
-}
-
-/** One tool per name: the caller's own tool wins over another team's public tool of that name. */
-function oneToolPerName(tools: readonly ToolWithVersions[], teamId: string): ToolWithVersions[] {
-  const byName = new Map<string, ToolWithVersions>();
-  for (const tool of tools) {
-    const seen = byName.get(tool.name);
-    if (seen === undefined || (seen.teamId !== teamId && tool.teamId === teamId)) {
-      byName.set(tool.name, tool);
-    }
-  }
-  return [...byName.values()];
+function isFinal(row: CallRow | undefined): boolean {
+  return row !== undefined && FINAL_CALL_STATUSES.includes(row.status);
 }
 
 @Injectable()
 export class CallsService {
-  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
-    @Inject(CallsRepository) private readonly calls: CallsRepository,
-    @Inject(CALL_DISPATCHER) private readonly dispatcher: CallDispatcher,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
   ) {}
@@ -136,10 +122,10 @@ export class CallsService {
     }
     // A first read finds the names; the second maps wire names back with the tools' definitions.
     const names = this.parseWith(provider, input.payload, []).calls.map((call) => call.name);
-    const tools = oneToolPerName(await this.calls.findCallableTools(names, teamId), teamId);
+    const tools = [...(await this.gateway.catalog.callableTools(names, teamId)).values()];
     const irs = tools.flatMap((tool) => {
       const row = tool.versions.find((version) => version.version === tool.release?.stableVersion);
-      return row === undefined ? [] : [row.ir as unknown as ToolIR];
+      return row === undefined ? [] : [row.ir];
     });
     const parsed = this.parseWith(provider, input.payload, irs);
     if (parsed.errors.length > 0) {
@@ -200,13 +186,13 @@ export class CallsService {
       );
     }
     const resolved = await this.resolve(principal, input.calls);
-    const rows: NewCallRow[] = resolved.map(({ call, tool, version }) => ({
+    // A turn of readonly tools declared inline, none waiting for another, runs here with no queue
+    // hop; anything else goes through the queue.
+    const inline = resolved.every(
+      ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
+    );
+    const wanted: NewCallRow[] = resolved.map(({ call, tool, version }) => ({
       id: randomUUID(),
-      teamId,
-      keyId: principal.keyId,
-      actor: principal.actor,
-      conversationId: input.conversationId ?? null,
-      provider: input.provider,
       providerCallId: call.id,
       toolId: tool.id,
       toolName: tool.name,
@@ -214,20 +200,45 @@ export class CallsService {
       arguments: call.arguments,
       argumentsHash: hashArguments(call.arguments),
       idempotencyKey: this.idempotencyKeyOf(input, call),
+      ...(inline ? { run: this.gateway.inlineRun() } : {}),
     }));
-    const recorded = await this.calls.record(
-      rows,
-      (existing, wanted) =>
-        existing.toolName === wanted.toolName && existing.argumentsHash === wanted.argumentsHash,
+    const recorded = await this.gateway.calls.recordTurn(
+      {
+        teamId,
+        keyId: principal.keyId,
+        actor: principal.actor,
+        conversationId: input.conversationId ?? null,
+        provider: input.provider,
+      },
+      wanted,
     );
-    this.dispatcher.dispatch(
-      rows.filter((row) => recorded.inserted.has(row.id)).map((row) => row.id),
+    const mismatch = recorded.rows.findIndex(
+      (row, index) => !recorded.inserted.has(row.id) && !isSameCall(row, wanted[index]),
     );
+    if (mismatch >= 0) {
+      const existing = recorded.rows[mismatch];
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        'The idempotency key was already used for a different call.',
+        {
+          issues: [
+            {
+              path: `/calls/${mismatch}`,
+              message: `idempotency key already names call ${existing?.id ?? ''} (${existing?.toolName ?? ''}) with other arguments`,
+            },
+          ],
+        },
+      );
+    }
+    const waiter = this.watch(recorded.rows);
+    const fresh = resolved.flatMap((entry, index) => {
+      const row = recorded.rows[index];
+      return row !== undefined && recorded.inserted.has(row.id) ? [{ row, tool: entry.ir }] : [];
+    });
+    if (inline) this.gateway.runInline(fresh);
+    else this.gateway.dispatch(fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })));
     const waitMs = Math.min(input.waitMs ?? this.options.defaultWaitMs, this.options.maxWaitMs);
-    const settled = await this.waitForCalls(
-      recorded.rows.map((row) => row.id),
-      waitMs,
-    );
+    const settled = await waiter.until(waitMs);
     const summaries = settled.map(summaryOf);
     if (!settled.every(isFinal)) {
       return { status: 202, body: { call_ids: settled.map((row) => row.id), calls: summaries } };
@@ -248,8 +259,8 @@ export class CallsService {
   }
 
   async require(principal: Principal, id: string): Promise<CallRow> {
-    const row = await this.calls.findById(id, principal.teamId);
-    if (row === null)
+    const row = await this.gateway.calls.findById(id, principal.teamId);
+    if (row === undefined)
       throw new ToolException(ToolExceptionCode.NotFound, `Call ${id} was not found.`);
     return row;
   }
@@ -276,7 +287,7 @@ export class CallsService {
         issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
       });
     }
-    const rows = await this.calls.list({
+    const rows = await this.gateway.calls.list({
       teamId: principal.teamId,
       status: query.status,
       toolName: query.tool,
@@ -300,63 +311,40 @@ export class CallsService {
   /** Cancels a call that has not finished: a running one is aborted, a queued or waiting one never runs. */
   async cancel(principal: Principal, id: string): Promise<CallDto> {
     const row = await this.require(principal, id);
-    const cancelled = await this.calls.cancel(row.id, {
+    const cancelled = await this.gateway.calls.cancel(row.id, {
       call_id: row.id,
       name: row.toolName,
       ok: false,
       error: { code: 'cancelled', message: 'The call was cancelled.', retryable: false },
     });
-    if (!cancelled) {
+    if (cancelled === undefined) {
       throw new ToolException(
         ToolExceptionCode.Conflict,
         `Call ${id} has already finished (${row.status}).`,
       );
     }
-    this.dispatcher.cancelled({ id: row.id, tool: row.toolName });
-    return callToDto(await this.require(principal, id));
+    this.gateway.cancelled({ id: row.id, tool: row.toolName });
+    return callToDto(cancelled);
   }
 
-  /** Re-reads the calls until each is final or awaiting approval, or the budget is spent. */
+  /** Waits until each call is final or awaiting approval, or the budget is spent. */
   async waitForCalls(ids: readonly string[], waitMs: number): Promise<CallRow[]> {
-    const deadline = Date.now() + waitMs;
-    let wake: (() => void) | undefined;
-    let signalled = false;
-    let woken = false;
-    const onSettled = () => {
-      signalled = true;
-      wake?.();
-    };
-    // Watching before the first read, so a call settling in between still wakes this waiter.
-    const unsubscribe = ids.map((id) => this.bus.watch(id, onSettled));
+    const waiter = this.watch([]);
     try {
-      for (;;) {
-        signalled = false;
-        const rows = await this.calls.findMany(ids);
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        const ordered = ids.flatMap((id) => {
-          const row = byId.get(id);
-          return row === undefined ? [] : [row];
-        });
-        if (ordered.every(isSettled) || Date.now() >= deadline) return ordered;
-        if (signalled) {
-          woken = true;
-          continue;
-        }
-        const pollMs = woken ? WAIT_AFTER_EVENT_MS : WAIT_POLL_MS;
-        woken = false;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now())));
-          wake = () => {
-            clearTimeout(timer);
-            woken = true;
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
+      waiter.track(await this.gateway.calls.findMany(ids));
+      return await waiter.until(waitMs, ids);
     } finally {
-      for (const stop of unsubscribe) stop();
+      waiter.stop();
     }
+  }
+
+  /**
+   * Watches calls from now on: a `finished` event carries the stored outcome, so it settles a call
+   * without a read; other settling events (awaiting approval, cancelled) and a poll re-read the
+   * rows, which also covers an event lost on the bus.
+   */
+  private watch(initial: readonly CallRow[]): CallWaiter {
+    return new CallWaiter(this.bus, (ids) => this.gateway.calls.findMany(ids), initial);
   }
 
   private requireTeam(principal: Principal): string {
@@ -396,11 +384,9 @@ export class CallsService {
         { issues },
       );
     }
-    const tools = new Map(
-      oneToolPerName(
-        await this.calls.findCallableTools([...new Set(calls.map((call) => call.name))], teamId),
-        teamId,
-      ).map((tool) => [tool.name, tool]),
+    const tools = await this.gateway.catalog.callableTools(
+      calls.map((call) => call.name),
+      teamId,
     );
     const resolved: ResolvedCall[] = [];
     calls.forEach((call, index) => {
@@ -432,7 +418,10 @@ export class CallsService {
           subject: principal.keyId ?? principal.actor,
           toolId: tool.id,
         }).version;
-        resolved.push({ call, tool, version });
+        const ir = tool.versions.find((row) => row.version === version)?.ir;
+        if (ir === undefined)
+          throw new ToolgateError('version_not_found', `version ${version} is gone`);
+        resolved.push({ call, tool, version, ir });
       } catch (error) {
         if (!ToolgateError.isInstance(error)) throw error;
         issues.push({
@@ -451,5 +440,111 @@ export class CallsService {
       );
     }
     return resolved;
+  }
+}
+
+function isSameCall(existing: CallRow, wanted: NewCallRow | undefined): boolean {
+  return (
+    wanted !== undefined &&
+    existing.toolName === wanted.toolName &&
+    existing.argumentsHash === wanted.argumentsHash
+  );
+}
+
+/** One waiter of `submit` or `waitForCalls`: the rows as last known, updated by events and reads. */
+class CallWaiter {
+  private readonly rows = new Map<string, CallRow>();
+  private readonly unsubscribe = new Map<string, () => void>();
+  private wake: (() => void) | undefined;
+  private reread = false;
+  private changed = false;
+
+  constructor(
+    private readonly bus: CallEventBus,
+    private readonly read: (ids: readonly string[]) => Promise<CallRow[]>,
+    initial: readonly CallRow[],
+  ) {
+    this.track(initial);
+  }
+
+  track(rows: readonly CallRow[]): void {
+    for (const row of rows) {
+      this.rows.set(row.id, row);
+      if (this.unsubscribe.has(row.id)) continue;
+      const stopEvents = this.bus.subscribe(row.id, (event) => {
+        if (event.type !== 'finished') return;
+        const known = this.rows.get(event.call_id);
+        if (known === undefined || isFinal(known)) return;
+        this.rows.set(event.call_id, {
+          ...known,
+          status: event.status,
+          result: { ...event.result, call_id: known.id },
+          errorCode: event.error_code ?? null,
+          latencyMs: Math.round(event.latency_ms),
+          finishedAt: new Date(event.at),
+        });
+        this.signal(false);
+      });
+      const stopWatch = this.bus.watch(row.id, (type: CallSettledType) => {
+        if (type !== 'finished') this.signal(true);
+      });
+      this.unsubscribe.set(row.id, () => {
+        stopEvents();
+        stopWatch();
+      });
+    }
+  }
+
+  /** Resolves with the rows (in `order`) once all are settled or `waitMs` passed; then stops watching. */
+  async until(waitMs: number, order?: readonly string[]): Promise<CallRow[]> {
+    const ids = order ?? [...this.rows.keys()];
+    const deadline = Date.now() + waitMs;
+    try {
+      for (;;) {
+        const current = ids.flatMap((id) => {
+          const row = this.rows.get(id);
+          return row === undefined ? [] : [row];
+        });
+        if (current.every(isSettled) || Date.now() >= deadline) return current;
+        if (this.reread) {
+          this.reread = false;
+          this.track(await this.read(ids.filter((id) => !isFinal(this.rows.get(id)))));
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          if (this.changed) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(
+            () => {
+              // No event in time: read the rows, whatever the bus lost.
+              this.reread = true;
+              resolve();
+            },
+            Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())),
+          );
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+        this.changed = false;
+      }
+    } finally {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    for (const stop of this.unsubscribe.values()) stop();
+    this.unsubscribe.clear();
+  }
+
+  private signal(reread: boolean): void {
+    if (reread) this.reread = true;
+    this.changed = true;
+    this.wake?.();
   }
 }

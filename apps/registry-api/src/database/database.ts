@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { pgPoolPort, pglitePort, type SqlPort } from '@toolgate/persistence';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { migrate, readMigrations, type MigrationResult } from './migrator';
@@ -15,6 +16,8 @@ export type DatabaseTarget =
 export interface Database {
   readonly kind: DatabaseTarget['kind'];
   readonly prisma: PrismaClient;
+  /** The call path's query port (hot-path SQL), on the same connections as `prisma`. */
+  readonly sql: SqlPort;
   /** Applies pending migrations (idempotent; safe under concurrent starts). */
   migrate(migrationsDir?: string): Promise<MigrationResult>;
   /** Runs `fn` on a dedicated raw connection (advisory locks, session settings stay on it). */
@@ -29,7 +32,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 function openPostgres(url: string): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  // One pool for Prisma's CRUD and the call path's prepared statements.
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  pool.on('error', () => {
+    // An idle connection that drops is replaced on the next checkout; queries report their own errors.
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const withSession = async <TResult>(
     fn: (session: SqlSession) => Promise<TResult>,
   ): Promise<TResult> => {
@@ -44,6 +52,7 @@ function openPostgres(url: string): Database {
   return {
     kind: 'postgres',
     prisma,
+    sql: pgPoolPort(pool),
     withSession,
     async migrate(migrationsDir) {
       const migrations = await readMigrations(migrationsDir);
@@ -54,6 +63,7 @@ function openPostgres(url: string): Database {
     },
     async close() {
       await prisma.$disconnect();
+      if (!pool.ended) await pool.end();
     },
   };
 }
@@ -66,6 +76,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     kind: 'pglite',
     prisma,
+    sql: pglitePort(pglite),
     // PGlite is a single in-process connection: every "session" is that one.
     withSession: (fn) => fn(session),
     async migrate(migrationsDir) {

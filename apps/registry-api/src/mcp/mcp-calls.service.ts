@@ -12,7 +12,7 @@ import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { Principal } from '../auth/principal';
 import { CallEventBus } from '../calls/call-event-bus';
 import { MAX_WAIT_MS } from '../calls/calls.dto';
-import { FINAL_CALL_STATUSES, type CallRow } from '../calls/calls.repository';
+import { FINAL_CALL_STATUSES, type CallRow } from '@toolgate/persistence';
 import { CallsService, wireResultOf } from '../calls/calls.service';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { MCP_META } from './mcp-options';

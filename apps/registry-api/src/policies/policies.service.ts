@@ -8,8 +8,8 @@ import {
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import type { Principal } from '../auth/principal';
-import { CallsRepository } from '../calls/calls.repository';
-import { GatewayRuntime } from '../calls/gateway-runtime';
+import { GatewayHost } from '../calls/gateway-host';
+import { CatalogSignalRepository } from '../catalog-events/catalog-signal.repository';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import type { CreatePolicyDto, PolicyDto, TestPolicyDto } from './policies.dto';
 import { PoliciesRepository, policyScope, type PolicyRow } from './policies.repository';
@@ -47,8 +47,8 @@ function assertValid(text: string): void {
 export class PoliciesService {
   constructor(
     @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
-    @Inject(CallsRepository) private readonly calls: CallsRepository,
-    @Inject(GatewayRuntime) private readonly runtime: GatewayRuntime,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
+    @Inject(CatalogSignalRepository) private readonly signals: CatalogSignalRepository,
   ) {}
 
   /** Adds a revision to the caller's scope (the team's, or the installation's for the bootstrap key). */
@@ -90,6 +90,9 @@ export class PoliciesService {
         `Policy revision ${revision} was not found.`,
       );
     }
+    // Every process that runs calls decides them with the new revision from its next call on.
+    this.gateway.catalog.invalidate();
+    await this.signals.signal();
     return policyToDto(activated);
   }
 
@@ -102,8 +105,8 @@ export class PoliciesService {
       );
     }
     const teamId = principal.teamId;
-    const [tool] = (await this.calls.findCallableTools([body.call.name], teamId)).sort(
-      (left, right) => Number(right.teamId === teamId) - Number(left.teamId === teamId),
+    const tool = (await this.gateway.catalog.callableTools([body.call.name], teamId)).get(
+      body.call.name,
     );
     const row = tool?.versions.find((version) => version.version === tool.release?.stableVersion);
     if (tool === undefined || row === undefined) {
@@ -120,7 +123,7 @@ export class PoliciesService {
         },
       );
     }
-    const ir = row.ir as unknown as ToolIR;
+    const ir: ToolIR = row.ir;
     const input: PolicyInput = {
       principal: {
         key_id: principal.keyId ?? principal.actor,
@@ -141,7 +144,8 @@ export class PoliciesService {
       },
       arguments: body.call.arguments,
     };
-    if (body.text === undefined) return (await this.runtime.policyFor(teamId)).decide(input);
+    if (body.text === undefined)
+      return (await this.gateway.catalog.policyFor(teamId)).decide(input);
     assertValid(body.text);
     return new CedarPolicyEngine(body.text, { revision: 'draft' }).decide(input);
   }

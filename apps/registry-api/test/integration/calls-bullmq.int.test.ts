@@ -13,7 +13,7 @@ import {
   createTestPrefix,
   deleteKeys,
   TEST_REDIS_URL,
-} from '../../../worker/test/support/redis-test-prefix';
+} from '@toolgate/persistence/testing';
 import {
   readTestCounter,
   startWorkerProcess,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { realSleep } from '@toolgate/engine';
 import { echoHandler, sleepHandler } from './example-builtins';
-import { buildCall, buildTool } from '../../test/support/tool.factory';
+import { buildCall, buildTool } from '@toolgate/persistence/testing';
 
 const tool = buildTool();
 const context = (signal: AbortSignal) => ({

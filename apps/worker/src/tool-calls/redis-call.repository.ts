@@ -3,16 +3,17 @@ import type { EngineToolResult } from '@toolgate/engine';
 import { ToolCallIRSchema, ToolIRSchema } from '@toolgate/toolir';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { LuaScript } from '../redis/lua-script';
+import { LuaScript } from '@toolgate/gateway';
 import type {
   CallOutcome,
   CallRecord,
   CallRepository,
   CallRun,
+  ClaimResult,
   CallState,
   NewCall,
 } from '@toolgate/persistence';
-import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import { FINAL_CALL_STATES, STARTABLE_CALL_STATES, claimByReading } from '@toolgate/persistence';
 
 const CALL_STATES = [
   'queued',
@@ -146,6 +147,11 @@ export class RedisCallRepository implements CallRepository {
     };
   }
 
+  claim(callId: string, run: CallRun): Promise<ClaimResult> {
+    return claimByReading(this, { callId, run, start: () => this.markStarted(callId, run) });
+  }
+
+  /** `queued`/`retrying` -> `running` held by `run`, atomically; false from any other state. */
   async markStarted(callId: string, run: CallRun): Promise<boolean> {
     const result = await MARK_STARTED.run(this.redis, {
       keys: [this.keyOf(callId)],

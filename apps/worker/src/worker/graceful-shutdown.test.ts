@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import type { CloseReport } from '../queue/queue-driver';
+import type { CloseReport } from '@toolgate/persistence';
 import { installGracefulShutdown } from './graceful-shutdown';
 
 const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };

@@ -1,5 +1,5 @@
 import type { EngineLogger } from '@toolgate/engine';
-import type { CloseReport } from '../queue/queue-driver';
+import type { CloseReport } from '@toolgate/persistence';
 
 /** What a graceful shutdown stops, in order. */
 export interface GracefulShutdownOptions {

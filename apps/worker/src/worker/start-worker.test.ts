@@ -1,9 +1,9 @@
 import { silentLogger } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
-import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.factory';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import { loadWorkerConfig } from '../config/worker.config';
-import { JobName } from '../queue/queue-driver';
-import type { InMemoryCallRepository } from '../tool-calls/in-memory-call.repository';
+import { JobName } from '@toolgate/persistence';
+import type { InMemoryCallRepository } from '@toolgate/gateway';
 import { redactUrl, startWorker } from './start-worker';
 
 describe('startWorker without REDIS_URL (embedded mode)', () => {

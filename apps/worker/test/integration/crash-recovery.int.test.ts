@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullMqDriver } from '../../src/queue/bullmq.driver';
-import { JobName, QueueName } from '../../src/queue/queue-driver';
-import { OUTCOME_UNKNOWN_MESSAGE } from '../../src/tool-calls/execute-tool-call.processor';
+import { BullMqDriver } from '@toolgate/persistence';
+import { JobName, QueueName } from '@toolgate/persistence';
+import { OUTCOME_UNKNOWN_MESSAGE } from '@toolgate/gateway';
 import { RedisCallRepository } from '../../src/tool-calls/redis-call.repository';
 import {
   TEST_REDIS_URL,
@@ -10,8 +10,8 @@ import {
   connectTestRedis,
   createTestPrefix,
   deleteKeys,
-} from '../support/redis-test-prefix';
-import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
+} from '@toolgate/persistence/testing';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import type { WorkerProcess } from '../support/worker-process';
 import { readTestCounter, startWorkerProcess, waitFor } from '../support/worker-process';
 

@@ -4,11 +4,11 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { silentLogger } from '@toolgate/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../../src/config/worker.config';
-import { JobName } from '../../src/queue/queue-driver';
+import { JobName } from '@toolgate/persistence';
 import { startTracing } from '../../src/telemetry/tracing';
-import type { InMemoryCallRepository } from '../../src/tool-calls/in-memory-call.repository';
+import type { InMemoryCallRepository } from '@toolgate/gateway';
 import { startWorker } from '../../src/worker/start-worker';
-import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 
 interface OtlpAttribute {
   key: string;

@@ -1,13 +1,13 @@
-import { PostgresCallRepository } from '@toolgate/persistence';
+import { CallStore, GatewayCatalog, isClaimed, pgPoolPort } from '@toolgate/persistence';
 import type { NewCall } from '@toolgate/persistence';
 import { createMigratedTestDatabase } from '@toolgate/persistence/testing';
 import type { MigratedTestDatabase } from '@toolgate/persistence/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeCallRepositoryContract } from '../support/call-repository.contract';
-import type { SeedableCallRepository } from '../support/call-repository.contract';
+import { describeCallRepositoryContract } from '@toolgate/persistence/testing';
+import type { SeedableCallRepository } from '@toolgate/persistence/testing';
 import { seedRegistryTool } from '../support/postgres-catalog';
-import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 
 let database: MigratedTestDatabase;
 let pool: pg.Pool;
@@ -34,7 +34,9 @@ afterAll(async () => {
 
 /** The repository, recording calls as the API does after putting their tool in the registry. */
 function seedable(): SeedableCallRepository {
-  const calls = new PostgresCallRepository(pool);
+  const db = pgPoolPort(pool);
+  const catalog = new GatewayCatalog(db);
+  const calls = new CallStore(db, (toolId, version) => catalog.versionIr(toolId, version));
   const create = calls.create.bind(calls);
   return Object.assign(calls, {
     create: async (input: NewCall) => {
@@ -46,14 +48,14 @@ function seedable(): SeedableCallRepository {
 
 describeCallRepositoryContract('Postgres', seedable);
 
-describe('PostgresCallRepository', () => {
+describe('CallStore on Postgres', () => {
   it('keeps the columns the API reads: status, result, attempts, run, finished_at', async () => {
     const calls = seedable();
     const tool = buildTool();
     const call = buildCall(tool, { ms: 1 });
     await calls.create({ call, tool, caller: TEST_CALLER });
     const run = { worker_id: 'w1', attempt: 1, run_id: 'r1', started_at: Date.now() };
-    expect(await calls.markStarted(call.id, run)).toBe(true);
+    expect(await calls.claim(call.id, run).then(isClaimed)).toBe(true);
     expect(
       await calls.recordOutcome(call.id, {
         runId: 'r1',
@@ -98,7 +100,9 @@ describe('PostgresCallRepository', () => {
     await calls.create({ call, tool, caller: TEST_CALLER });
     await pool.query(`UPDATE calls SET status = 'cancelled' WHERE id = $1`, [call.id]);
     expect(
-      await calls.markStarted(call.id, { worker_id: 'w', attempt: 1, run_id: 'r', started_at: 1 }),
+      await calls
+        .claim(call.id, { worker_id: 'w', attempt: 1, run_id: 'r', started_at: 1 })
+        .then(isClaimed),
     ).toBe(false);
     expect(await calls.getCall(call.id)).toMatchObject({ state: 'cancelled' });
   });

@@ -2,14 +2,15 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallOutcome } from '@toolgate/persistence';
 import { RedisCallRepository } from '../../src/tool-calls/redis-call.repository';
-import { describeCallRepositoryContract } from '../support/call-repository.contract';
+import { describeCallRepositoryContract } from '@toolgate/persistence/testing';
+import { isClaimed } from '@toolgate/persistence';
 import {
   closeRedis,
   connectTestRedis,
   createTestPrefix,
   deleteKeys,
-} from '../support/redis-test-prefix';
-import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
+} from '@toolgate/persistence/testing';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 
 const prefix = createTestPrefix();
 let redis: Redis;
@@ -41,12 +42,14 @@ describe('RedisCallRepository', () => {
     });
     for (const call of [finished, waiting]) {
       await calls.create({ call, tool, caller: TEST_CALLER });
-      await calls.markStarted(call.id, {
-        worker_id: 'w',
-        attempt: 1,
-        run_id: `run-${call.id}`,
-        started_at: 0,
-      });
+      await calls
+        .claim(call.id, {
+          worker_id: 'w',
+          attempt: 1,
+          run_id: `run-${call.id}`,
+          started_at: 0,
+        })
+        .then(isClaimed);
     }
     await calls.recordOutcome(finished.id, {
       runId: `run-${finished.id}`,

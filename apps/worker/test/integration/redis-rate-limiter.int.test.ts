@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimiter } from '../../src/rate-limit/redis-rate-limiter';
+import { RedisRateLimiter } from '@toolgate/gateway';
 import {
   closeRedis,
   connectTestRedis,
   createTestPrefix,
   deleteKeys,
-} from '../support/redis-test-prefix';
+} from '@toolgate/persistence/testing';
 
 describe('RedisRateLimiter', () => {
   const prefix = createTestPrefix();

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullMqDriver } from '../../src/queue/bullmq.driver';
-import { JobName, QueueName } from '../../src/queue/queue-driver';
+import { BullMqDriver } from '@toolgate/persistence';
+import { JobName, QueueName } from '@toolgate/persistence';
 import type { CallRecord } from '@toolgate/persistence';
 import { RedisCallRepository } from '../../src/tool-calls/redis-call.repository';
 import {
@@ -10,8 +10,8 @@ import {
   connectTestRedis,
   createTestPrefix,
   deleteKeys,
-} from '../support/redis-test-prefix';
-import { buildCall, buildTool, TEST_CALLER } from '../support/tool.factory';
+} from '@toolgate/persistence/testing';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import type { WorkerProcess } from '../support/worker-process';
 import { readTestCounter, startWorkerProcess, waitFor } from '../support/worker-process';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { TEST_REDIS_URL } from './redis-test-prefix';
+import { TEST_REDIS_URL } from '@toolgate/persistence/testing';
 
 const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const entry = path.join(workspaceRoot, 'apps/worker/test/fixtures/test-worker.ts');

@@ -1,6 +1,6 @@
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '@toolgate/engine';
 import type { Redis } from 'ioredis';
-import { LuaScript } from '../redis/lua-script';
+import { LuaScript } from './lua-script';
 
 // A sliding-window log: one sorted-set entry per admitted call (score = admission time, member
 // `<seq>:<tokens>`), trimmed to the window on each acquire. Redis's own clock (TIME) is used so

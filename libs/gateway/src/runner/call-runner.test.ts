@@ -6,13 +6,12 @@ import {
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
-import { buildCall, buildTool, TEST_CALLER } from '../../test/support/tool.factory';
-import { createEngineContext } from '../engine/create-engine-context';
-import type { ReceivedJob } from '../queue/queue-driver';
-import { DeferJobError, JobName } from '../queue/queue-driver';
+import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
+import { createEngineContext } from './engine-context';
+import type { CallRepository, ReceivedJob } from '@toolgate/persistence';
+import { DeferJobError, JobName } from '@toolgate/persistence';
 import { CallCancellation } from './call-cancellation';
-import type { CallRepository } from '@toolgate/persistence';
-import { ExecuteToolCallProcessor, OUTCOME_UNKNOWN_MESSAGE } from './execute-tool-call.processor';
+import { CallRunner, OUTCOME_UNKNOWN_MESSAGE } from './call-runner';
 import { InMemoryCallRepository } from './in-memory-call.repository';
 
 function newTestProcessor(
@@ -37,7 +36,7 @@ function newTestProcessor(
     executors: new ExecutorRegistry({ builtin: builtins }),
     rateLimiter: new InMemoryRateLimiter(),
   };
-  const sut = new ExecuteToolCallProcessor({
+  const sut = new CallRunner({
     calls,
     createContext: (scope) => createEngineContext(engine, scope),
     workerId: options.workerId ?? 'worker-a',
@@ -71,7 +70,7 @@ async function abandon(calls: InMemoryCallRepository, callId: string): Promise<v
   });
 }
 
-describe('ExecuteToolCallProcessor', () => {
+describe('CallRunner', () => {
   it('claims a queued call, runs it once and records the outcome', async () => {
     const { sut, calls, runs } = newTestProcessor();
     const tool = buildTool({ handler: 'count' });
@@ -203,7 +202,7 @@ describe('ExecuteToolCallProcessor', () => {
 
     const tool = buildTool({ handler: 'count' });
     const call = await seed(calls as InMemoryCallRepository, tool);
-    await calls.markStarted(call.id, { worker_id: 'w', attempt: 1, run_id: 'r', started_at: 0 });
+    await calls.claim(call.id, { worker_id: 'w', attempt: 1, run_id: 'r', started_at: 0 });
     await calls.recordOutcome(call.id, {
       runId: 'r',
       outcome: {
@@ -225,7 +224,7 @@ describe('ExecuteToolCallProcessor', () => {
   it('throws when the call records are unreachable, so the queue retries the job', async () => {
     const broken: CallRepository = {
       getCall: () => Promise.reject(new Error('ECONNREFUSED')),
-      markStarted: () => Promise.resolve(false),
+      claim: () => Promise.reject(new Error('ECONNREFUSED')),
       takeOver: () => Promise.resolve(false),
       recordOutcome: () => Promise.resolve(false),
     };

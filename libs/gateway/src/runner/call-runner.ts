@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { ROOT_CONTEXT, context as otelContext, propagation } from '@opentelemetry/api';
-import { executeCall, silentLogger } from '@toolgate/engine';
+import { executeCall, plainToolResult, silentLogger } from '@toolgate/engine';
 import type { EngineLogger, EngineToolResult, ExecutionResult } from '@toolgate/engine';
-import type { CreateEngineContext } from '../engine/create-engine-context';
-import type { ExecuteToolCallJob, ReceivedJob } from '../queue/queue-driver';
-import { DeferJobError } from '../queue/queue-driver';
-import type { CallCancellation } from './call-cancellation';
 import type {
   CallOutcome,
   CallRecord,
   CallRepository,
   CallRun,
   CallState,
+  ExecuteToolCallJob,
+  ReceivedJob,
 } from '@toolgate/persistence';
-import { FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import { DeferJobError, FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import type { CallFinishedMessage } from '../events/call-events';
+import type { CallCancellation } from './call-cancellation';
+import type { CreateEngineContext } from './engine-context';
 
 /** The error a call gets when its worker died mid-call and the tool is not safe to run again. */
 export const OUTCOME_UNKNOWN_MESSAGE =
@@ -36,14 +37,16 @@ export type ExecuteToolCallResult =
   | { status: 'outcome_unknown' }
   | { status: 'skipped'; reason: SkipReason; state?: CallState };
 
-/** What the processor needs: the call records, the engine's context per call, and who it is. */
-export interface ExecuteToolCallProcessorDeps {
+/** What the runner needs: the call records, the engine's context per call, and who it is. */
+export interface CallRunnerDeps {
   calls: CallRepository;
   createContext: CreateEngineContext;
-  /** This worker process, as recorded on the calls it runs. */
+  /** This process (a worker, or an API replica), as recorded on the calls it runs. */
   workerId: string;
   /** Where cancel messages find the calls this process runs. */
   cancellation?: CallCancellation;
+  /** Told once a final outcome is stored, with that outcome (waiters and streams need no re-read). */
+  finished?: (message: CallFinishedMessage) => void;
   logger?: EngineLogger;
   now?: () => number;
 }
@@ -59,60 +62,83 @@ type DependencyState =
   | { kind: 'failed'; blocker: { id: string; name: string; state: CallState | 'missing' } };
 
 /**
- * Executes one recorded tool call through the engine, at most once per pickup:
- * a fresh call is claimed (`queued` -> `running`) before it runs; a call found `running` was left by a
- * worker that died mid-call, and is re-run only when its tool is idempotent — otherwise it ends as
- * `outcome_unknown`. Only transient infrastructure failures (the repository unreachable) throw.
+ * The one call runner: runs a recorded tool call through the engine, at most once per pickup,
+ * wherever it is hosted (a worker behind BullMQ, the API behind the in-process queue or inline).
+ * A fresh call is claimed (`queued` -> `running`) in the statement that reads it; a call found
+ * `running` was left by a process that died mid-call, and is re-run only when its tool is
+ * idempotent — otherwise it ends as `outcome_unknown`. Only transient infrastructure failures
+ * (the repository unreachable) throw.
  */
-export class ExecuteToolCallProcessor {
+export class CallRunner {
   private readonly calls: CallRepository;
   private readonly createContext: CreateEngineContext;
   private readonly workerId: string;
   private readonly cancellation: CallCancellation | undefined;
+  private readonly finished: ((message: CallFinishedMessage) => void) | undefined;
   private readonly logger: EngineLogger;
   private readonly now: () => number;
 
-  constructor(deps: ExecuteToolCallProcessorDeps) {
+  constructor(deps: CallRunnerDeps) {
     this.calls = deps.calls;
     this.createContext = deps.createContext;
     this.workerId = deps.workerId;
     this.cancellation = deps.cancellation;
+    this.finished = deps.finished;
     this.logger = deps.logger ?? silentLogger;
     this.now = deps.now ?? Date.now;
+  }
+
+  /** A new pickup of a call by this process. */
+  newRun(attempt: number): CallRun {
+    return { worker_id: this.workerId, attempt, run_id: randomUUID(), started_at: this.now() };
   }
 
   /** Handles one job; the returned value is stored as the job's result. */
   async process(job: ReceivedJob): Promise<ExecuteToolCallResult> {
     const callId = job.data.call_id;
-    const record = await this.calls.getCall(callId);
-    if (record === undefined) {
-      this.logger.warn({ call_id: callId, job_id: job.id }, 'no such call; job skipped');
-      return { status: 'skipped', reason: 'not_found' };
-    }
-    const run: CallRun = {
-      worker_id: this.workerId,
-      attempt: job.attempt,
-      run_id: randomUUID(),
-      started_at: this.now(),
-    };
-    if (FINAL_CALL_STATES.includes(record.state)) {
-      return { status: 'skipped', reason: 'already_finished', state: record.state };
-    }
-    if (STARTABLE_CALL_STATES.includes(record.state)) {
-      const dependencies = await this.dependencies(job.data.after ?? []);
+    const after = job.data.after ?? [];
+    let dependencies: DependencyState = { kind: 'ready' };
+    if (after.length > 0) {
+      dependencies = await this.dependencies(after);
       if (dependencies.kind === 'waiting') {
         throw new DeferJobError(
           Math.min(DEPENDENCY_POLL_CAP_MS, DEPENDENCY_POLL_MS * 2 ** Math.max(0, job.attempt - 1)),
         );
       }
-      if (!(await this.calls.markStarted(callId, run))) return this.claimedElsewhere(callId);
-      if (dependencies.kind === 'failed') {
-        return this.failDependency({ record, run, blocker: dependencies.blocker });
-      }
-      return this.execute({ record, run, job: job.data, recovered: false });
     }
-    if (record.state === 'running') return this.recover({ record, run, job: job.data });
+    const run = this.newRun(job.attempt);
+    const claim = await this.calls.claim(callId, run);
+    if (claim.claimed) {
+      if (dependencies.kind === 'failed') {
+        return this.failDependency({ record: claim.record, run, blocker: dependencies.blocker });
+      }
+      return this.execute({ record: claim.record, run, job: job.data, recovered: false });
+    }
+    const record = claim.record;
+    if (record === undefined) {
+      this.logger.warn({ call_id: callId, job_id: job.id }, 'no such call; job skipped');
+      return { status: 'skipped', reason: 'not_found' };
+    }
+    if (FINAL_CALL_STATES.includes(record.state)) {
+      return { status: 'skipped', reason: 'already_finished', state: record.state };
+    }
+    if (STARTABLE_CALL_STATES.includes(record.state)) return this.claimedElsewhere(callId);
+    // A job started before (a stalled job handed on) finds the call its dead run left `running`;
+    // on its first start, another job is running the call right now.
+    if (record.state === 'running') {
+      return job.attempt > 1
+        ? this.recover({ record, run, job: job.data })
+        : this.claimedElsewhere(callId);
+    }
     return { status: 'skipped', reason: 'not_startable', state: record.state };
+  }
+
+  /**
+   * Runs a call this process recorded already claimed (the inline path): the same engine run,
+   * outcome and events as a queued call, without the queue.
+   */
+  runClaimed(input: { record: CallRecord; run: CallRun }): Promise<ExecuteToolCallResult> {
+    return this.execute({ ...input, job: { call_id: input.record.call.id }, recovered: false });
   }
 
   /** Whether the calls this one runs after are final, and whether each succeeded. */
@@ -151,18 +177,17 @@ export class ExecuteToolCallProcessor {
         details: { depends_on: blocker.id },
       },
     };
-    const recorded = await this.calls.recordOutcome(record.call.id, {
-      runId: run.run_id,
-      outcome: {
-        status: 'failed',
-        result,
-        attempts: 0,
-        latency_ms: 0,
-        answered_by: undefined,
-        finished_at: this.now(),
-      },
-    });
+    const outcome: CallOutcome = {
+      status: 'failed',
+      result,
+      attempts: 0,
+      latency_ms: 0,
+      answered_by: undefined,
+      finished_at: this.now(),
+    };
+    const recorded = await this.calls.recordOutcome(record.call.id, { runId: run.run_id, outcome });
     if (!recorded) return this.claimedElsewhere(record.call.id);
+    this.announce(record, outcome);
     return { status: 'executed', call_state: 'failed', recovered: false, attempts: 0 };
   }
 
@@ -204,18 +229,17 @@ export class ExecuteToolCallProcessor {
       error: { code: 'outcome_unknown', message: OUTCOME_UNKNOWN_MESSAGE, retryable: false },
     };
     const finishedAt = this.now();
-    const recorded = await this.calls.recordOutcome(callId, {
-      runId: run.run_id,
-      outcome: {
-        status: 'outcome_unknown',
-        result,
-        attempts: 0,
-        latency_ms: previous === undefined ? 0 : Math.max(0, finishedAt - previous.started_at),
-        answered_by: undefined,
-        finished_at: finishedAt,
-      },
-    });
+    const outcome: CallOutcome = {
+      status: 'outcome_unknown',
+      result,
+      attempts: 0,
+      latency_ms: previous === undefined ? 0 : Math.max(0, finishedAt - previous.started_at),
+      answered_by: undefined,
+      finished_at: finishedAt,
+    };
+    const recorded = await this.calls.recordOutcome(callId, { runId: run.run_id, outcome });
     if (!recorded) return this.claimedElsewhere(callId);
+    this.announce(record, outcome);
     return { status: 'outcome_unknown' };
   }
 
@@ -267,6 +291,7 @@ export class ExecuteToolCallProcessor {
       );
       return { status: 'skipped', reason: 'claimed_elsewhere' };
     }
+    this.announce(record, outcome);
     this.logger.info(
       {
         call_id: callId,
@@ -285,6 +310,27 @@ export class ExecuteToolCallProcessor {
       recovered: input.recovered,
       attempts: outcome.attempts,
     };
+  }
+
+  /** A final outcome was stored: tell waiters and streams, with the result addressed to the model's id. */
+  private announce(record: CallRecord, outcome: CallOutcome): void {
+    // A call waiting for approval is not finished; the engine already sent `awaiting_approval`.
+    if (this.finished === undefined || outcome.status === 'awaiting_approval') return;
+    this.finished({
+      type: 'finished',
+      call_id: record.call.id,
+      tool: record.call.name,
+      at: outcome.finished_at,
+      ok: outcome.status === 'succeeded',
+      status: outcome.status,
+      ...(outcome.result.error === undefined ? {} : { error_code: outcome.result.error.code }),
+      latency_ms: outcome.latency_ms,
+      result: {
+        ...plainToolResult(outcome.result),
+        call_id: record.provider_call_id ?? record.call.id,
+        name: record.call.name,
+      },
+    });
   }
 
   private claimedElsewhere(callId: string): ExecuteToolCallResult {

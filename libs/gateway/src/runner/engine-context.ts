@@ -1,6 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
+import { StoredApprovalGate } from '@toolgate/engine';
 import type {
   ApprovalGate,
+  ApprovalStore,
   EngineLogger,
   EventSink,
   ExecutionContext,
@@ -13,7 +15,7 @@ import type {
 import type { ToolIR } from '@toolgate/toolir';
 import type { PolicyPrincipal } from '@toolgate/engine';
 
-/** The worker's long-lived engine ports, shared by every call it executes. */
+/** A host's long-lived engine ports, shared by every call it executes. */
 export interface EngineDeps {
   executors: ExecutorRegistry;
   /** Shared across workers (Redis) so a tool's limit holds for the whole fleet. */
@@ -67,4 +69,45 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
   if (scope.signal !== undefined) context.signal = scope.signal;
   return context;
+}
+
+/** What a host adds to the engine's ports for registry calls: the catalog and the approvals table. */
+export interface RegistryPorts {
+  /** Policies and fallback tools, by the team a call runs for. */
+  catalog: {
+    policyEngineFor(teamId: string): PolicyEngine;
+    resolveTool(input: {
+      teamId: string;
+      name: string;
+      version: string | undefined;
+    }): Promise<ToolIR | undefined>;
+  };
+  approvals: ApprovalStore;
+  approvalTtlMs: number;
+}
+
+/**
+ * The per-call context of registry calls, the same in every host: the team's policy and the
+ * team's view of fallback tools come from the catalog, approvals from the approvals table.
+ */
+export function registryContextFactory(
+  deps: EngineDeps,
+  registry: RegistryPorts,
+): CreateEngineContext {
+  return (scope) => {
+    const teamId = scope.caller.team;
+    return createEngineContext(
+      {
+        ...deps,
+        approvals: new StoredApprovalGate(registry.approvals, {
+          teamId,
+          requestedBy: scope.actor ?? scope.caller.key_id,
+          ttlMs: registry.approvalTtlMs,
+        }),
+        policy: registry.catalog.policyEngineFor(teamId),
+        resolveTool: (name, version) => registry.catalog.resolveTool({ teamId, name, version }),
+      },
+      scope,
+    );
+  };
 }

@@ -1,4 +1,4 @@
-import { describeCallRepositoryContract } from '../../test/support/call-repository.contract';
+import { describeCallRepositoryContract } from '@toolgate/persistence/testing';
 import { InMemoryCallRepository } from './in-memory-call.repository';
 
 describeCallRepositoryContract('in-memory', () => new InMemoryCallRepository());

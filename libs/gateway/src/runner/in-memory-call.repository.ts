@@ -3,9 +3,10 @@ import type {
   CallRecord,
   CallRepository,
   CallRun,
+  ClaimResult,
   NewCall,
 } from '@toolgate/persistence';
-import { STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import { STARTABLE_CALL_STATES, claimByReading } from '@toolgate/persistence';
 
 /** Call records in this process's memory: for unit tests and the embedded mode (calls do not survive a restart). */
 export class InMemoryCallRepository implements CallRepository {
@@ -29,6 +30,11 @@ export class InMemoryCallRepository implements CallRepository {
     return Promise.resolve(record === undefined ? undefined : structuredClone(record));
   }
 
+  claim(callId: string, run: CallRun): Promise<ClaimResult> {
+    return claimByReading(this, { callId, run, start: () => this.markStarted(callId, run) });
+  }
+
+  /** `queued`/`retrying` -> `running` held by `run`; false from any other state. */
   markStarted(callId: string, run: CallRun): Promise<boolean> {
     const record = this.records.get(callId);
     if (record === undefined || !STARTABLE_CALL_STATES.includes(record.state))

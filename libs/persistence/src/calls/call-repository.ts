@@ -38,7 +38,9 @@ export interface CallRecord {
   /** The person or key that made the call, when the store knows it (written on approval requests). */
   actor?: string | undefined;
   state: CallState;
-  /** The run that holds the call while `running`; set by `markStarted` and `takeOver`. */
+  /** The id the model gave the call (the finished event addresses its result to it); the row id when unknown. */
+  provider_call_id?: string | undefined;
+  /** The run that holds the call while `running`; set by `claim` and `takeOver`. */
   run?: CallRun;
   /** How the call ended (or why it waits for approval), once a run recorded it. */
   outcome?: CallOutcome;
@@ -51,6 +53,31 @@ export interface CallRun {
   /** Unique per pickup; `recordOutcome` only succeeds for the run that holds the call, which fences off a stale worker. */
   run_id: string;
   started_at: number;
+}
+
+/** What `claim` came to: the record this run now holds, or the record as another state left it. */
+export type ClaimResult =
+  { claimed: true; record: CallRecord } | { claimed: false; record: CallRecord | undefined };
+
+/** Whether a claim succeeded (for callers that only need the yes or no). */
+export function isClaimed(result: ClaimResult): boolean {
+  return result.claimed;
+}
+
+/**
+ * `claim` for stores without a compare-and-set that returns the row: read the call, then start it.
+ * A concurrent claim between the two is lost by one of them, as the start is itself atomic.
+ */
+export async function claimByReading(
+  store: { getCall(callId: string): Promise<CallRecord | undefined> },
+  input: { callId: string; run: CallRun; start: () => Promise<boolean> },
+): Promise<ClaimResult> {
+  const record = await store.getCall(input.callId);
+  if (record === undefined || !STARTABLE_CALL_STATES.includes(record.state)) {
+    return { claimed: false, record };
+  }
+  if (!(await input.start())) return { claimed: false, record: await store.getCall(input.callId) };
+  return { claimed: true, record: { ...record, state: 'running', run: input.run } };
 }
 
 /** What a run records when it ends. */
@@ -74,8 +101,11 @@ export interface CallOutcome {
 export interface CallRepository {
   /** The call, or undefined when no such call was recorded. */
   getCall(callId: string): Promise<CallRecord | undefined>;
-  /** `queued`/`retrying` -> `running` held by `run`; false (and nothing changed) from any other state. */
-  markStarted(callId: string, run: CallRun): Promise<boolean>;
+  /**
+   * `queued`/`retrying` -> `running` held by `run`, returning the claimed record (one statement on
+   * Postgres); from any other state nothing changes and the record comes back as it stands.
+   */
+  claim(callId: string, run: CallRun): Promise<ClaimResult>;
   /** `running` held by `previousRunId` -> `running` held by `run`, for a call whose worker died; false otherwise. */
   takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean>;
   /** `running` held by `runId` -> the outcome's state; false (nothing written) when another run holds the call. */

@@ -4,9 +4,9 @@ import {
   ExecuteToolCallJobSchema,
   GatewayChannel,
 } from '../queue/gateway-queue';
-import { callerOfRow, isCallRowId } from './postgres-call.repository';
+import { callerOfRow, isCallRowId } from './call-store';
 
-describe('PostgresCallRepository helpers', () => {
+describe('CallStore helpers', () => {
   it('only takes uuids for call row ids, so any other id names no call instead of failing', () => {
     expect(isCallRowId('0d6f4f3e-3a43-4c33-9f38-6f0f3a3f8a11')).toBe(true);
     expect(isCallRowId('call_missing')).toBe(false);
@@ -14,12 +14,12 @@ describe('PostgresCallRepository helpers', () => {
   });
 
   it('runs a call for its team and key, or its actor when no key made it', () => {
-    expect(callerOfRow({ team_id: 't1', key_id: 'k1', actor: 'alice' })).toEqual({
+    expect(callerOfRow({ teamId: 't1', keyId: 'k1', actor: 'alice' })).toEqual({
       key_id: 'k1',
       team: 't1',
       scopes: ['calls:execute'],
     });
-    expect(callerOfRow({ team_id: 't1', key_id: null, actor: 'admin' })).toMatchObject({
+    expect(callerOfRow({ teamId: 't1', keyId: null, actor: 'admin' })).toMatchObject({
       key_id: 'admin',
     });
   });

@@ -108,21 +108,40 @@ export class BullMqDriver implements QueueDriver {
     job: EnqueueJob<TName>,
     options: EnqueueOptions = {},
   ): Promise<EnqueuedJob> {
-    const settings = { ...DEFAULT_ENQUEUE_OPTIONS, ...options };
     const jobId = toBullJobId(job.id);
-    const keep = this.options.keepFinished ?? { count: 10_000, ageSeconds: 24 * 3600 };
     // `duplicate` is best-effort under concurrent enqueues of one id; the dedupe itself is atomic in BullMQ's add script.
     const existed = (await this.bullQueue.getJobState(jobId)) !== 'unknown';
     if (existed) return { id: job.id, duplicate: true };
-    await this.bullQueue.add(job.name, job.data, {
-      jobId,
+    await this.bullQueue.add(job.name, job.data, { jobId, ...this.jobOptions(options) });
+    return { id: job.id, duplicate: false };
+  }
+
+  async enqueueBulk<TName extends JobName>(
+    jobs: readonly EnqueueJob<TName>[],
+    options: EnqueueOptions = {},
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    const settings = this.jobOptions(options);
+    // One MULTI for the whole turn; BullMQ's add script skips an id it still holds.
+    await this.bullQueue.addBulk(
+      jobs.map((job) => ({
+        name: job.name,
+        data: job.data,
+        opts: { jobId: toBullJobId(job.id), ...settings },
+      })),
+    );
+  }
+
+  private jobOptions(options: EnqueueOptions) {
+    const settings = { ...DEFAULT_ENQUEUE_OPTIONS, ...options };
+    const keep = this.options.keepFinished ?? { count: 10_000, ageSeconds: 24 * 3600 };
+    return {
       attempts: settings.attempts,
       backoff: { type: 'exponential', delay: settings.backoffMs },
       delay: settings.delayMs,
       removeOnComplete: { count: keep.count, age: keep.ageSeconds },
       removeOnFail: { count: keep.count, age: keep.ageSeconds },
-    });
-    return { id: job.id, duplicate: false };
+    };
   }
 
   process(handler: JobHandler, options: ProcessOptions): Promise<void> {

@@ -34,11 +34,13 @@ export const GatewayChannel = {
   events: (prefix: string) => `${prefix}:gateway:call-events`,
   /** Cancelled call ids: a worker running one aborts it. */
   cancel: (prefix: string) => `${prefix}:gateway:call-cancel`,
+  /** Call ids someone started streaming: workers publish those calls' progress events. */
+  watch: (prefix: string) => `${prefix}:gateway:call-watch`,
 };
 
 /**
- * One call event on the wire: the engine's event, or `finished` once the outcome is stored in
- * Postgres (a subscriber reads the record for the result, so the message stays small).
+ * One call event on the wire: the engine's event, or `finished` once the outcome is stored, with
+ * that outcome (status, error code and the result addressed to the model's call id).
  */
 export const CallEventMessageSchema = z.looseObject({
   type: z.enum(['queued', 'started', 'progress', 'retry', 'awaiting_approval', 'finished']),

@@ -1,4 +1,4 @@
-import { describeQueueDriverContract } from '../../test/support/queue-driver.contract';
+import { describeQueueDriverContract } from '../../test/queue/queue-driver.contract';
 import { InProcessDriver } from './in-process.driver';
 import { QueueName } from './queue-driver';
 

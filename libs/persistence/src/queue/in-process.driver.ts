@@ -85,6 +85,13 @@ export class InProcessDriver implements QueueDriver {
     return Promise.resolve({ id: job.id, duplicate: false });
   }
 
+  async enqueueBulk<TName extends JobName>(
+    jobs: readonly EnqueueJob<TName>[],
+    options: EnqueueOptions = {},
+  ): Promise<void> {
+    for (const job of jobs) await this.enqueue(job, options);
+  }
+
   process(handler: JobHandler, options: ProcessOptions): Promise<void> {
     if (this.handler !== undefined)
       return Promise.reject(new Error('process() was already called'));

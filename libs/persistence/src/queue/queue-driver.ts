@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ExecuteToolCallJobSchema, JobName } from '@toolgate/persistence';
-import type { QueueName } from '@toolgate/persistence';
+import { ExecuteToolCallJobSchema, JobName } from './gateway-queue';
+import type { QueueName } from './gateway-queue';
 
 // The queue's names and payloads are shared with the API's dispatcher through @toolgate/persistence.
 export {
@@ -8,7 +8,7 @@ export {
   JobName,
   QueueName,
   type ExecuteToolCallJob,
-} from '@toolgate/persistence';
+} from './gateway-queue';
 
 /** The zod schema of each job's payload; every driver validates a job against it before its handler sees it. */
 export const JobPayloadSchemas = {
@@ -88,6 +88,14 @@ export interface QueueDriver {
     job: EnqueueJob<TName>,
     options?: EnqueueOptions,
   ): Promise<EnqueuedJob>;
+  /**
+   * Adds several jobs in one round trip (a turn's calls); a job whose id the queue still holds is
+   * skipped, as with `enqueue`, but not reported: the hot path does not pay a lookup per job.
+   */
+  enqueueBulk<TName extends JobName>(
+    jobs: readonly EnqueueJob<TName>[],
+    options?: EnqueueOptions,
+  ): Promise<void>;
   /** Starts handling jobs; call once per driver. */
   process(handler: JobHandler, options: ProcessOptions): Promise<void>;
   /** Resolves when the job completes or fails for good; rejects after `timeoutMs`. */

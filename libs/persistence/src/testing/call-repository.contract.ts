@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome, CallRepository, NewCall } from '@toolgate/persistence';
+import type { CallOutcome, CallRepository, NewCall } from '../index';
+import { isClaimed } from '../index';
 import { buildCall, buildTool, TEST_CALLER } from './tool.factory';
 
 /** A repository that can also record new calls (what the API does before enqueueing). */
@@ -60,11 +61,13 @@ export function describeCallRepositoryContract(
       const calls = repository();
       const { call } = await seed(calls);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => calls.markStarted(call.id, run(`r${index}`))),
+        Array.from({ length: 10 }, (_, index) =>
+          calls.claim(call.id, run(`r${index}`)).then(isClaimed),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await calls.getCall(call.id)).toMatchObject({ state: 'running' });
-      expect(await calls.markStarted('call_missing', run('x'))).toBe(false);
+      expect(await calls.claim('call_missing', run('x')).then(isClaimed)).toBe(false);
     });
 
     it('hands a running call over only from the run that holds it', async () => {
@@ -73,7 +76,7 @@ export function describeCallRepositoryContract(
       expect(await calls.takeOver(call.id, { previousRunId: 'r1', run: run('r2', 'w2') })).toBe(
         false,
       );
-      await calls.markStarted(call.id, run('r1'));
+      await calls.claim(call.id, run('r1')).then(isClaimed);
       expect(await calls.takeOver(call.id, { previousRunId: 'other', run: run('r2', 'w2') })).toBe(
         false,
       );
@@ -90,7 +93,7 @@ export function describeCallRepositoryContract(
       expect(await calls.recordOutcome(call.id, { runId: 'r1', outcome: outcome(call.id) })).toBe(
         false,
       );
-      await calls.markStarted(call.id, run('r1'));
+      await calls.claim(call.id, run('r1')).then(isClaimed);
       await calls.takeOver(call.id, { previousRunId: 'r1', run: run('r2', 'w2') });
       expect(await calls.recordOutcome(call.id, { runId: 'r1', outcome: outcome(call.id) })).toBe(
         false,
@@ -101,7 +104,7 @@ export function describeCallRepositoryContract(
       expect(await calls.recordOutcome(call.id, { runId: 'r2', outcome: outcome(call.id) })).toBe(
         false,
       );
-      expect(await calls.markStarted(call.id, run('r4'))).toBe(false);
+      expect(await calls.claim(call.id, run('r4')).then(isClaimed)).toBe(false);
       expect(await calls.getCall(call.id)).toMatchObject({
         state: 'succeeded',
         run: { run_id: 'r2', worker_id: 'w2' },

@@ -1,13 +1,13 @@
 import { BullMqDriver } from '../../src/queue/bullmq.driver';
 import { QueueName } from '../../src/queue/queue-driver';
-import { describeQueueDriverContract } from '../support/queue-driver.contract';
+import { describeQueueDriverContract } from './queue-driver.contract';
 import {
   TEST_REDIS_URL,
   closeRedis,
   connectTestRedis,
   createTestPrefix,
   deleteKeys,
-} from '../support/redis-test-prefix';
+} from '../../src/testing/redis-test-prefix';
 
 describeQueueDriverContract('bullmq', () => {
   const prefix = createTestPrefix();

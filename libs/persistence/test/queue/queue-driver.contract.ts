@@ -101,6 +101,34 @@ export function describeQueueDriverContract(
       expect(runs).toBe(1);
     });
 
+    it('adds a turn of jobs in one bulk, each once, skipping ids it still holds', async () => {
+      const runs = new Map<string, number>();
+      await driver.process(
+        (received) => {
+          runs.set(received.id, (runs.get(received.id) ?? 0) + 1);
+          return Promise.resolve(received.id);
+        },
+        { concurrency: 4 },
+      );
+      await driver.enqueue(job('call_bulk_held'));
+      await driver.waitForResult('call_bulk_held', { timeoutMs: 5_000 });
+      const ids = ['call_bulk_1', 'call_bulk_2', 'tenant:call:3', 'call_bulk_held'];
+      await driver.enqueueBulk(ids.map((id) => job(id)));
+      for (const id of ids.slice(0, 3)) {
+        await expect(driver.waitForResult(id, { timeoutMs: 5_000 })).resolves.toEqual({
+          state: 'completed',
+          value: id,
+        });
+      }
+      await pause(300);
+      expect(Object.fromEntries(runs)).toEqual({
+        call_bulk_held: 1,
+        call_bulk_1: 1,
+        call_bulk_2: 1,
+        'tenant:call:3': 1,
+      });
+    });
+
     it('fails a malformed job at once, with a reason naming the field, without calling the handler', async () => {
       let runs = 0;
       await driver.process(

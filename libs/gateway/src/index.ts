@@ -1,0 +1,37 @@
+export {
+  CallRunner,
+  OUTCOME_UNKNOWN_MESSAGE,
+  type CallRunnerDeps,
+  type ExecuteToolCallResult,
+  type SkipReason,
+} from './runner/call-runner';
+export { CallCancellation, type CancellationHandle } from './runner/call-cancellation';
+export {
+  createEngineContext,
+  registryContextFactory,
+  type CallScope,
+  type CreateEngineContext,
+  type EngineDeps,
+  type RegistryPorts,
+} from './runner/engine-context';
+export { InMemoryCallRepository } from './runner/in-memory-call.repository';
+export {
+  WatchedCalls,
+  redisCallEvents,
+  type CallEventSinks,
+  type CallFinishedMessage,
+  type RedisEventChannel,
+} from './events/call-events';
+export {
+  CallDispatcher,
+  type DispatchStore,
+  type DispatchedCall,
+} from './dispatch/call-dispatcher';
+export {
+  OutcomeWriteBehind,
+  withOutcomesWrittenBehind,
+  type OutcomeBatchStore,
+  type WriteBehindOptions,
+} from './inline/outcome-write-behind';
+export { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limit/redis-rate-limiter';
+export { LuaScript } from './rate-limit/lua-script';

@@ -1,0 +1,590 @@
+import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
+import { hashArguments, plainToolResult } from '@toolgate/engine';
+import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
+import { sql, type SqlPort } from '../sql/sql-port';
+import type {
+  CallOutcome,
+  CallRecord,
+  CallRepository,
+  CallRun,
+  CallState,
+  ClaimResult,
+  NewCall,
+} from './call-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether an id can name a row of `calls` (its ids are uuids); anything else names no call. */
+export function isCallRowId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** The scopes a recorded call runs with: what the API grants a call it executes. */
+export const CALL_EXECUTION_SCOPES: readonly string[] = ['calls:execute'];
+
+/** Who a recorded call runs for, from the owner columns the API writes. */
+export function callerOfRow(row: {
+  teamId: string;
+  keyId: string | null;
+  actor: string;
+}): PolicyPrincipal {
+  return { key_id: row.keyId ?? row.actor, team: row.teamId, scopes: [...CALL_EXECUTION_SCOPES] };
+}
+
+/** The `call_status` column: the worker's states less `retrying`, which the table does not hold. */
+export type CallStatus = Exclude<CallState, 'retrying'>;
+
+/** Statuses after which a call never changes again. */
+export const FINAL_CALL_STATUSES: readonly CallStatus[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'outcome_unknown',
+];
+
+/** One row of `calls`, as every reader of the table sees it. */
+export interface CallRow {
+  id: string;
+  teamId: string;
+  keyId: string | null;
+  actor: string;
+  conversationId: string | null;
+  provider: string;
+  providerCallId: string;
+  toolId: string;
+  toolName: string;
+  toolVersion: string;
+  arguments: Record<string, unknown>;
+  argumentsHash: string;
+  idempotencyKey: string;
+  status: CallStatus;
+  /** The ToolResultIR-shaped result (under the row id), once the call has one. */
+  result: Record<string, unknown> | null;
+  errorCode: string | null;
+  attempts: number;
+  answeredBy: string | null;
+  latencyMs: number | null;
+  decisionEffect: string | null;
+  decisionRule: string | null;
+  policyRevision: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  runId: string | null;
+  workerId: string | null;
+  runAttempt: number | null;
+}
+
+/** A call of one turn to record: what the API resolved for it. */
+export interface NewCallRow {
+  id: string;
+  providerCallId: string;
+  toolId: string;
+  toolName: string;
+  toolVersion: string;
+  arguments: Record<string, unknown>;
+  argumentsHash: string;
+  idempotencyKey: string;
+  /** Set for a call recorded already claimed by this run (the inline path): it starts `running`. */
+  run?: CallRun | undefined;
+}
+
+/** Who made a turn: written once for all of its calls. */
+export interface TurnOwner {
+  teamId: string;
+  keyId: string | null;
+  actor: string;
+  conversationId: string | null;
+  provider: string;
+}
+
+/** What recording a turn came to: each wanted call's row, and which of them this statement inserted. */
+export interface RecordedTurn {
+  /** In the order of the wanted calls; a replayed idempotency key gives the row recorded before. */
+  rows: CallRow[];
+  inserted: ReadonlySet<string>;
+}
+
+/** A filter of `GET /v1/calls`, newest first. */
+export interface ListCallsFilter {
+  teamId: string | null;
+  status?: CallStatus | undefined;
+  toolName?: string | undefined;
+  before?: { createdAt: Date; id: string } | undefined;
+  limit: number;
+}
+
+/** One outcome of a batch written behind (the inline path). */
+export interface OutcomeWrite {
+  callId: string;
+  runId: string;
+  outcome: CallOutcome;
+}
+
+/** Finds a tool version's IR; versions come from the in-memory catalog, not from a join per call. */
+export type ToolVersionLookup = (toolId: string, version: string) => Promise<ToolIR | undefined>;
+
+interface CallColumns extends Record<string, unknown> {
+  id: string;
+  team_id: string;
+  key_id: string | null;
+  actor: string;
+  conversation_id: string | null;
+  provider: string;
+  provider_call_id: string;
+  tool_id: string;
+  tool_name: string;
+  tool_version: string;
+  arguments: Record<string, unknown>;
+  arguments_hash: string;
+  idempotency_key: string;
+  status: CallStatus;
+  result: Record<string, unknown> | null;
+  error_code: string | null;
+  attempts: number;
+  answered_by: string | null;
+  latency_ms: number | null;
+  decision_effect: string | null;
+  decision_rule: string | null;
+  policy_revision: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  run_id: string | null;
+  worker_id: string | null;
+  run_attempt: number | null;
+}
+
+const COLUMNS = `id, team_id, key_id, actor, conversation_id, provider, provider_call_id, tool_id,
+  tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
+  attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
+  started_at, finished_at, run_id, worker_id, run_attempt`;
+
+const OUTCOME_STATES = new Set<CallState>([
+  'awaiting_approval',
+  'succeeded',
+  'failed',
+  'outcome_unknown',
+]);
+
+function rowOf(columns: CallColumns): CallRow {
+  return {
+    id: columns.id,
+    teamId: columns.team_id,
+    keyId: columns.key_id,
+    actor: columns.actor,
+    conversationId: columns.conversation_id,
+    provider: columns.provider,
+    providerCallId: columns.provider_call_id,
+    toolId: columns.tool_id,
+    toolName: columns.tool_name,
+    toolVersion: columns.tool_version,
+    arguments: columns.arguments,
+    argumentsHash: columns.arguments_hash,
+    idempotencyKey: columns.idempotency_key,
+    status: columns.status,
+    result: columns.result,
+    errorCode: columns.error_code,
+    attempts: columns.attempts,
+    answeredBy: columns.answered_by,
+    latencyMs: columns.latency_ms,
+    decisionEffect: columns.decision_effect,
+    decisionRule: columns.decision_rule,
+    policyRevision: columns.policy_revision,
+    createdAt: columns.created_at,
+    startedAt: columns.started_at,
+    finishedAt: columns.finished_at,
+    runId: columns.run_id,
+    workerId: columns.worker_id,
+    runAttempt: columns.run_attempt,
+  };
+}
+
+/** The runner's view of a row: the call under its row id, the tool version, who made it, where it stands. */
+export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
+  const record: CallRecord = {
+    call: {
+      id: row.id,
+      name: row.toolName,
+      arguments: row.arguments,
+      tool_version: row.toolVersion,
+    },
+    tool,
+    caller: callerOfRow(row),
+    conversation_id: row.conversationId ?? undefined,
+    actor: row.actor,
+    provider_call_id: row.providerCallId,
+    state: row.status,
+  };
+  if (row.runId !== null) {
+    record.run = {
+      worker_id: row.workerId ?? '',
+      attempt: row.runAttempt ?? 0,
+      run_id: row.runId,
+      started_at: row.startedAt?.getTime() ?? 0,
+    };
+  }
+  if (OUTCOME_STATES.has(row.status) && row.result !== null) {
+    record.outcome = {
+      status: row.status as CallOutcome['status'],
+      // Results are written by this store from EngineToolResult only.
+      result: row.result as unknown as EngineToolResult,
+      attempts: row.attempts,
+      latency_ms: row.latencyMs ?? 0,
+      answered_by: row.answeredBy ?? undefined,
+      finished_at: row.finishedAt?.getTime() ?? 0,
+      ...(row.decisionEffect === null
+        ? {}
+        : {
+            decision: {
+              effect: row.decisionEffect as 'allow' | 'deny' | 'require_approval',
+              policy_revision: row.policyRevision ?? '',
+              ...(row.decisionRule === null ? {} : { matched_rule: row.decisionRule }),
+            },
+          }),
+    };
+  }
+  return record;
+}
+
+// One turn in one statement: its rows as one JSON document. A replayed idempotency key conflicts,
+// and `DO UPDATE` (a no-op assignment) returns the row that holds the key, even one a concurrent
+// request committed after this statement began, which `DO NOTHING` would leave out.
+const RECORD_TURN = sql(
+  'calls.record_turn',
+  `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
+                      tool_id, tool_name, tool_version, arguments, arguments_hash, idempotency_key,
+                      status, run_id, worker_id, run_attempt, started_at)
+   SELECT r.id, $1, $2, $3, $4, $5, r.provider_call_id, r.tool_id, r.tool_name, r.tool_version,
+          r.arguments, r.arguments_hash, r.idempotency_key,
+          CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
+          r.run_id, r.worker_id, r.run_attempt,
+          CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END
+     FROM jsonb_to_recordset($6::jsonb) AS r(id uuid, provider_call_id text, tool_id uuid,
+          tool_name text, tool_version text, arguments jsonb, arguments_hash text,
+          idempotency_key text, run_id text, worker_id text, run_attempt integer,
+          started_at double precision)
+   ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
+   RETURNING ${COLUMNS}`,
+);
+
+const GET = sql('calls.get', `SELECT ${COLUMNS} FROM calls WHERE id = $1`);
+
+const FIND_MANY = sql('calls.find_many', `SELECT ${COLUMNS} FROM calls WHERE id = ANY($1::uuid[])`);
+
+const CLAIM = sql(
+  'calls.claim',
+  `UPDATE calls
+      SET status = 'running', run_id = $2, worker_id = $3, run_attempt = $4,
+          started_at = to_timestamp($5::double precision / 1000)
+    WHERE id = $1 AND status = 'queued'
+    RETURNING ${COLUMNS}`,
+);
+
+const TAKE_OVER = sql(
+  'calls.take_over',
+  `UPDATE calls
+      SET run_id = $3, worker_id = $4, run_attempt = $5,
+          started_at = to_timestamp($6::double precision / 1000)
+    WHERE id = $1 AND status = 'running' AND coalesce(run_id, '') = $2
+    RETURNING id`,
+);
+
+// The outcomes of several runs in one statement; each is fenced on its own run, like a single one.
+const RECORD_OUTCOMES = sql(
+  'calls.record_outcomes',
+  `UPDATE calls AS c
+      SET status = o.status::call_status, result = o.result, error_code = o.error_code,
+          attempts = c.attempts + o.attempts, answered_by = o.answered_by,
+          latency_ms = o.latency_ms, decision_effect = o.decision_effect,
+          decision_rule = o.decision_rule, policy_revision = o.policy_revision,
+          finished_at = CASE WHEN o.status = 'awaiting_approval' THEN NULL
+                             ELSE to_timestamp(o.finished_at / 1000) END
+     FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, run_id text, status text, result jsonb,
+          error_code text, attempts integer, answered_by text, latency_ms integer,
+          decision_effect text, decision_rule text, policy_revision text,
+          finished_at double precision)
+    WHERE c.id = o.id AND c.status = 'running' AND c.run_id = o.run_id
+    RETURNING c.id`,
+);
+
+const CANCEL = sql(
+  'calls.cancel',
+  `UPDATE calls
+      SET status = 'cancelled', result = $2::jsonb, error_code = 'cancelled', finished_at = now()
+    WHERE id = $1 AND status IN ('queued', 'running', 'awaiting_approval')
+    RETURNING ${COLUMNS}`,
+);
+
+// Calls refused before they ran (a dependency cycle): queued rows end as failed, each with its result.
+const FAIL_QUEUED = sql(
+  'calls.fail_queued',
+  `UPDATE calls AS c
+      SET status = 'failed', result = f.result, error_code = f.error_code, finished_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, result jsonb, error_code text)
+    WHERE c.id = f.id AND c.status = 'queued'
+    RETURNING c.id`,
+);
+
+// Inline runs started before `$1` ms ago by a process that is gone: their tools are idempotent.
+const REQUEUE_STALE_INLINE = sql(
+  'calls.requeue_stale_inline',
+  `UPDATE calls SET status = 'queued', run_id = NULL, worker_id = NULL, started_at = NULL
+    WHERE status = 'running' AND worker_id LIKE 'inline:%'
+      AND started_at < now() - make_interval(secs => $1::double precision / 1000)
+    RETURNING id`,
+);
+
+const INSERT_ONE = sql(
+  'calls.insert_one',
+  `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
+                      tool_id, tool_name, tool_version, arguments, arguments_hash, idempotency_key)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13)
+   ON CONFLICT DO NOTHING
+   RETURNING id`,
+);
+
+function outcomeDocument(write: OutcomeWrite): Record<string, unknown> {
+  const { outcome } = write;
+  return {
+    id: write.callId,
+    run_id: write.runId,
+    status: outcome.status,
+    result: plainToolResult(outcome.result),
+    error_code: outcome.result.error?.code ?? null,
+    attempts: outcome.attempts,
+    answered_by: outcome.answered_by ?? null,
+    latency_ms: Math.round(outcome.latency_ms),
+    decision_effect: outcome.decision?.effect ?? null,
+    decision_rule: outcome.decision?.matched_rule ?? null,
+    policy_revision: outcome.decision?.policy_revision ?? null,
+    finished_at: outcome.finished_at,
+  };
+}
+
+/**
+ * The one data layer of `calls`, for the API and the worker alike, on a pg pool or on PGlite.
+ * Each hot-path step is one named statement: a turn is recorded by one insert-or-return, a run
+ * claims its call with one `UPDATE ... RETURNING` and records its outcome with another, fenced on
+ * its `run_id` so a worker that lost its job cannot overwrite the run that took it over.
+ */
+export class CallStore implements CallRepository {
+  constructor(
+    private readonly db: SqlPort,
+    private readonly versionOf: ToolVersionLookup,
+  ) {}
+
+  /**
+   * Records a turn's calls in one statement. A call whose idempotency key is taken (by an earlier
+   * or a concurrent request) is not inserted: the row holding the key comes back instead, so the
+   * call runs once.
+   */
+  async recordTurn(owner: TurnOwner, calls: readonly NewCallRow[]): Promise<RecordedTurn> {
+    const document = calls.map((call) => ({
+      id: call.id,
+      provider_call_id: call.providerCallId,
+      tool_id: call.toolId,
+      tool_name: call.toolName,
+      tool_version: call.toolVersion,
+      arguments: call.arguments,
+      arguments_hash: call.argumentsHash,
+      idempotency_key: call.idempotencyKey,
+      run_id: call.run?.run_id ?? null,
+      worker_id: call.run?.worker_id ?? null,
+      run_attempt: call.run?.attempt ?? null,
+      started_at: call.run?.started_at ?? null,
+    }));
+    const { rows } = await this.db.query<CallColumns>(RECORD_TURN, [
+      owner.teamId,
+      owner.keyId,
+      owner.actor,
+      owner.conversationId,
+      owner.provider,
+      JSON.stringify(document),
+    ]);
+    const byKey = new Map(rows.map((columns) => [columns.idempotency_key, rowOf(columns)]));
+    const inserted = new Set<string>();
+    const ordered = calls.map((call) => {
+      const row = byKey.get(call.idempotencyKey);
+      if (row === undefined) throw new Error(`call ${call.id} was neither inserted nor found`);
+      if (row.id === call.id) inserted.add(row.id);
+      return row;
+    });
+    return { rows: ordered, inserted };
+  }
+
+  async findRow(callId: string): Promise<CallRow | undefined> {
+    if (!isCallRowId(callId)) return undefined;
+    const { rows } = await this.db.query<CallColumns>(GET, [callId]);
+    return rows[0] === undefined ? undefined : rowOf(rows[0]);
+  }
+
+  /** A call of the team (any team's for null), or undefined. */
+  async findById(callId: string, teamId: string | null): Promise<CallRow | undefined> {
+    const row = await this.findRow(callId);
+    return row !== undefined && (teamId === null || row.teamId === teamId) ? row : undefined;
+  }
+
+  /** The rows of these ids (missing ids are left out, the order is not kept). */
+  async findMany(callIds: readonly string[]): Promise<CallRow[]> {
+    const ids = callIds.filter(isCallRowId);
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<CallColumns>(FIND_MANY, [ids]);
+    return rows.map(rowOf);
+  }
+
+  async list(filter: ListCallsFilter): Promise<CallRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (clause: (index: number) => string, ...values: unknown[]) => {
+      where.push(clause(params.length + 1));
+      params.push(...values);
+    };
+    if (filter.teamId !== null) add((index) => `team_id = $${index}`, filter.teamId);
+    if (filter.status !== undefined) add((index) => `status = $${index}`, filter.status);
+    if (filter.toolName !== undefined) add((index) => `tool_name = $${index}`, filter.toolName);
+    if (filter.before !== undefined) {
+      add(
+        (index) => `(created_at, id) < ($${index}::timestamptz, $${index + 1}::uuid)`,
+        filter.before.createdAt.toISOString(),
+        filter.before.id,
+      );
+    }
+    params.push(filter.limit);
+    const { rows } = await this.db.query<CallColumns>(
+      {
+        text: `SELECT ${COLUMNS} FROM calls ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
+                ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      },
+      params,
+    );
+    return rows.map(rowOf);
+  }
+
+  /** Cancels a call that has not finished, returning its row; undefined when it had already finished. */
+  async cancel(callId: string, result: Record<string, unknown>): Promise<CallRow | undefined> {
+    if (!isCallRowId(callId)) return undefined;
+    const { rows } = await this.db.query<CallColumns>(CANCEL, [callId, JSON.stringify(result)]);
+    return rows[0] === undefined ? undefined : rowOf(rows[0]);
+  }
+
+  /** Ends queued calls that must not run as failed with their results; returns the ids it ended. */
+  async failQueued(
+    failures: ReadonlyArray<{ callId: string; result: EngineToolResult }>,
+  ): Promise<Set<string>> {
+    if (failures.length === 0) return new Set();
+    const document = failures.map((failure) => ({
+      id: failure.callId,
+      result: plainToolResult(failure.result),
+      error_code: failure.result.error?.code ?? null,
+    }));
+    const { rows } = await this.db.query<{ id: string }>(FAIL_QUEUED, [JSON.stringify(document)]);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * Puts inline calls back in the queue whose run started longer ago than `olderThanMs` (the process
+   * that ran them stopped before their outcome was written); returns their ids.
+   */
+  async requeueStaleInline(olderThanMs: number): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(REQUEUE_STALE_INLINE, [olderThanMs]);
+    return rows.map((row) => row.id);
+  }
+
+  async getCall(callId: string): Promise<CallRecord | undefined> {
+    const row = await this.findRow(callId);
+    return row === undefined ? undefined : this.recordOf(row);
+  }
+
+  async claim(callId: string, run: CallRun): Promise<ClaimResult> {
+    if (!isCallRowId(callId)) return { claimed: false, record: undefined };
+    const { rows } = await this.db.query<CallColumns>(CLAIM, [
+      callId,
+      run.run_id,
+      run.worker_id,
+      run.attempt,
+      run.started_at,
+    ]);
+    if (rows[0] !== undefined) {
+      const record = await this.recordOf(rowOf(rows[0]));
+      return record === undefined
+        ? { claimed: false, record: undefined }
+        : { claimed: true, record };
+    }
+    // Not queued (a duplicate delivery, a recovery, a call awaiting approval): read why.
+    return { claimed: false, record: await this.getCall(callId) };
+  }
+
+  async takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean> {
+    if (!isCallRowId(callId)) return false;
+    const { run } = input;
+    const { rowCount } = await this.db.query(TAKE_OVER, [
+      callId,
+      input.previousRunId,
+      run.run_id,
+      run.worker_id,
+      run.attempt,
+      run.started_at,
+    ]);
+    return rowCount === 1;
+  }
+
+  async recordOutcome(
+    callId: string,
+    input: { runId: string; outcome: CallOutcome },
+  ): Promise<boolean> {
+    if (!isCallRowId(callId)) return false;
+    const recorded = await this.recordOutcomes([{ callId, ...input }]);
+    return recorded.has(callId);
+  }
+
+  /** Several runs' outcomes in one statement; returns the ids whose run still held the call. */
+  async recordOutcomes(writes: readonly OutcomeWrite[]): Promise<Set<string>> {
+    const valid = writes.filter((write) => isCallRowId(write.callId));
+    if (valid.length === 0) return new Set();
+    const { rows } = await this.db.query<{ id: string }>(RECORD_OUTCOMES, [
+      JSON.stringify(valid.map(outcomeDocument)),
+    ]);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * Records a call as `queued` directly (tests, tools); false when the id (or its idempotency key)
+   * exists. The caller's team, the tool and its version must already be in the registry.
+   */
+  async create(input: NewCall & { tool_id?: string; idempotency_key?: string }): Promise<boolean> {
+    const keyId = isCallRowId(input.caller.key_id) ? input.caller.key_id : null;
+    const { rowCount } = await this.db.query(INSERT_ONE, [
+      input.call.id,
+      input.caller.team,
+      keyId,
+      input.caller.key_id,
+      input.conversation_id ?? null,
+      'ir',
+      input.call.id,
+      input.tool_id ?? input.tool.id,
+      input.tool.name,
+      input.tool.version,
+      JSON.stringify(input.call.arguments),
+      hashArguments(input.call.arguments),
+      input.idempotency_key ?? input.call.id,
+    ]);
+    return rowCount === 1;
+  }
+
+  private async recordOf(row: CallRow): Promise<CallRecord | undefined> {
+    // A call whose tool version vanished cannot run; the registry never deletes versions in use.
+    const tool = await this.versionOf(row.toolId, row.toolVersion);
+    return tool === undefined ? undefined : recordOfRow(row, tool);
+  }
+}
+
+/** The call as the engine runs it: under its row id, so events and results name the row. */
+export function engineCallOf(row: CallRow): ToolCallIR {
+  return {
+    id: row.id,
+    name: row.toolName,
+    arguments: row.arguments,
+    tool_version: row.toolVersion,
+  };
+}

@@ -1,0 +1,273 @@
+import { CedarPolicyEngine, allowAllPolicyEngine } from '@toolgate/engine';
+import type { PolicyEngine } from '@toolgate/engine';
+import type { ToolIR } from '@toolgate/toolir';
+import { sql, type SqlPort } from '../sql/sql-port';
+
+/** One version of a catalog tool, as version resolution needs it. */
+export interface CatalogVersion {
+  version: string;
+  status: 'draft' | 'published';
+  deprecatedAt: Date | null;
+  sunsetAt: Date | null;
+  /** Stored versions were validated as ToolIR when they were published. */
+  ir: ToolIR;
+}
+
+/** A tool with its release and versions. */
+export interface CatalogTool {
+  id: string;
+  name: string;
+  teamId: string;
+  visibility: 'private' | 'public';
+  release: {
+    stableVersion: string | null;
+    canaryVersion: string | null;
+    canaryPercent: number;
+  } | null;
+  versions: CatalogVersion[];
+}
+
+/** How long an entry may serve without a change notification before it is read again. */
+export const DEFAULT_CATALOG_MAX_AGE_MS = 30_000;
+
+interface ToolVersionColumns extends Record<string, unknown> {
+  id: string;
+  name: string;
+  team_id: string;
+  visibility: 'private' | 'public';
+  stable_version: string | null;
+  canary_version: string | null;
+  canary_percent: number | null;
+  has_release: boolean;
+  version: string | null;
+  status: 'draft' | 'published' | null;
+  deprecated_at: Date | null;
+  sunset_at: Date | null;
+  ir: ToolIR | null;
+}
+
+interface PolicyColumns extends Record<string, unknown> {
+  id: string;
+  scope: string;
+  text: string;
+  revision: number;
+}
+
+// Every team's tools of these names: the cache is shared by all teams and filtered per caller.
+const TOOLS_BY_NAME = sql(
+  'catalog.tools_by_name',
+  `SELECT t.id, t.name, t.team_id, t.visibility, r.stable_version, r.canary_version,
+          r.canary_percent, r.tool_id IS NOT NULL AS has_release, v.version, v.status,
+          v.deprecated_at, v.sunset_at, v.ir
+     FROM tools t
+     LEFT JOIN releases r ON r.tool_id = t.id
+     LEFT JOIN tool_versions v ON v.tool_id = t.id
+    WHERE t.name = ANY($1::text[])`,
+);
+
+const VERSION = sql(
+  'catalog.version',
+  `SELECT t.name, v.ir FROM tool_versions v JOIN tools t ON t.id = v.tool_id
+    WHERE v.tool_id = $1 AND v.version = $2`,
+);
+
+const POLICIES = sql(
+  'catalog.policies',
+  'SELECT id, scope, text, revision FROM policies WHERE active AND scope = ANY($1::text[])',
+);
+
+function toolsOf(rows: readonly ToolVersionColumns[]): Map<string, CatalogTool[]> {
+  const tools = new Map<string, CatalogTool>();
+  for (const row of rows) {
+    let tool = tools.get(row.id);
+    if (tool === undefined) {
+      tool = {
+        id: row.id,
+        name: row.name,
+        teamId: row.team_id,
+        visibility: row.visibility,
+        release: row.has_release
+          ? {
+              stableVersion: row.stable_version,
+              canaryVersion: row.canary_version,
+              canaryPercent: row.canary_percent ?? 0,
+            }
+          : null,
+        versions: [],
+      };
+      tools.set(row.id, tool);
+    }
+    if (row.version !== null && row.ir !== null && row.status !== null) {
+      tool.versions.push({
+        version: row.version,
+        status: row.status,
+        deprecatedAt: row.deprecated_at,
+        sunsetAt: row.sunset_at,
+        ir: row.ir,
+      });
+    }
+  }
+  const byName = new Map<string, CatalogTool[]>();
+  for (const tool of tools.values())
+    byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  return byName;
+}
+
+/**
+ * The one answer to "which tool does this name mean for this team": the team's own tool wins
+ * over another team's public tool of that name; a private tool of another team is never seen.
+ */
+export function toolForTeam(
+  candidates: readonly CatalogTool[],
+  teamId: string,
+): CatalogTool | undefined {
+  let chosen: CatalogTool | undefined;
+  for (const tool of candidates) {
+    if (tool.teamId === teamId) return tool;
+    if (tool.visibility === 'public') chosen ??= tool;
+  }
+  return chosen;
+}
+
+/**
+ * Tools, versions, releases and policies in memory, for the call path of every process that runs
+ * or records calls (API replicas, workers). A change anywhere clears it through `invalidate`:
+ * the registry calls it for changes made here, and the catalog-change notifications
+ * (`listenForCatalogChanges`) for changes made by another process. Entries older than `maxAgeMs`
+ * are read again, so a lost notification costs staleness for that long, never for ever.
+ */
+export class GatewayCatalog {
+  private toolsByName = new Map<string, Promise<CatalogTool[]>>();
+  private versions = new Map<string, Promise<ToolIR | undefined>>();
+  private policies = new Map<string, Promise<PolicyEngine>>();
+  // A policy revision's text never changes, so its compiled engine outlives invalidations.
+  private readonly engines = new Map<string, CedarPolicyEngine>();
+  private clearedAt: number;
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: SqlPort,
+    options: { maxAgeMs?: number; now?: () => number } = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_CATALOG_MAX_AGE_MS;
+    this.now = options.now ?? Date.now;
+    this.clearedAt = this.now();
+  }
+
+  /** Forgets everything; the next lookups read the database again. */
+  invalidate(): void {
+    this.toolsByName = new Map();
+    this.versions = new Map();
+    this.policies = new Map();
+    this.clearedAt = this.now();
+  }
+
+  /** The tool each name means for the team (names without one are left out). */
+  async callableTools(names: readonly string[], teamId: string): Promise<Map<string, CatalogTool>> {
+    const byName = await this.toolsNamed(names);
+    const callable = new Map<string, CatalogTool>();
+    for (const [name, candidates] of byName) {
+      const tool = toolForTeam(candidates, teamId);
+      if (tool !== undefined) callable.set(name, tool);
+    }
+    return callable;
+  }
+
+  /** A tool the team may call, by name: without a version, its stable one (fallbacks, policy tests). */
+  async resolveTool(input: {
+    teamId: string;
+    name: string;
+    version: string | undefined;
+  }): Promise<ToolIR | undefined> {
+    const tool = (await this.callableTools([input.name], input.teamId)).get(input.name);
+    const wanted = input.version ?? tool?.release?.stableVersion ?? undefined;
+    return tool?.versions.find((candidate) => candidate.version === wanted)?.ir;
+  }
+
+  /** The IR of one version of a tool (the version a recorded call resolved to). */
+  versionIr(toolId: string, version: string): Promise<ToolIR | undefined> {
+    this.expireIfOld();
+    const key = `${toolId}@${version}`;
+    let entry = this.versions.get(key);
+    if (entry === undefined) {
+      entry = this.db
+        .query<{ name: string; ir: ToolIR }>(VERSION, [toolId, version])
+        .then(({ rows }) => rows[0]?.ir);
+      this.cache(this.versions, key, entry);
+    }
+    return entry;
+  }
+
+  /** The team's active policy (else the installation's `global` one); allow-all when neither exists. */
+  policyFor(teamId: string): Promise<PolicyEngine> {
+    this.expireIfOld();
+    let entry = this.policies.get(teamId);
+    if (entry === undefined) {
+      entry = this.db.query<PolicyColumns>(POLICIES, [[teamId, 'global']]).then(({ rows }) => {
+        const row = rows.find((candidate) => candidate.scope === teamId) ?? rows[0];
+        return row === undefined ? allowAllPolicyEngine : this.engineOf(row);
+      });
+      this.cache(this.policies, teamId, entry);
+    }
+    return entry;
+  }
+
+  /** A policy engine that asks for the team's effective policy at each decision. */
+  policyEngineFor(teamId: string): PolicyEngine {
+    return { decide: async (input) => (await this.policyFor(teamId)).decide(input) };
+  }
+
+  /** The compiled engine of a policy revision. */
+  engineOf(row: { id: string; text: string; revision: number }): CedarPolicyEngine {
+    let engine = this.engines.get(row.id);
+    if (engine === undefined) {
+      engine = new CedarPolicyEngine(row.text, { revision: String(row.revision) });
+      this.engines.set(row.id, engine);
+    }
+    return engine;
+  }
+
+  private async toolsNamed(names: readonly string[]): Promise<Map<string, CatalogTool[]>> {
+    this.expireIfOld();
+    const wanted = [...new Set(names)];
+    const entries = new Map<string, Promise<CatalogTool[]>>();
+    const missing: string[] = [];
+    for (const name of wanted) {
+      const entry = this.toolsByName.get(name);
+      if (entry === undefined) missing.push(name);
+      else entries.set(name, entry);
+    }
+    if (missing.length > 0) {
+      const loaded = this.db
+        .query<ToolVersionColumns>(TOOLS_BY_NAME, [missing])
+        .then(({ rows }) => toolsOf(rows));
+      for (const name of missing) {
+        // Names with no tool are cached too: an unknown name costs no query until the catalog changes.
+        const entry = loaded.then((byName) => byName.get(name) ?? []);
+        this.cache(this.toolsByName, name, entry);
+        entries.set(name, entry);
+      }
+    }
+    const resolved = await Promise.all(
+      wanted.map(async (name) => [name, (await entries.get(name)) ?? []] as const),
+    );
+    return new Map(resolved);
+  }
+
+  /** Caches a load; a failed load is forgotten, so the next lookup tries again. */
+  private cache<TValue>(
+    map: Map<string, Promise<TValue>>,
+    key: string,
+    entry: Promise<TValue>,
+  ): void {
+    map.set(key, entry);
+    entry.catch(() => {
+      if (map.get(key) === entry) map.delete(key);
+    });
+  }
+
+  private expireIfOld(): void {
+    if (this.now() - this.clearedAt >= this.maxAgeMs) this.invalidate();
+  }
+}
