@@ -8,6 +8,7 @@ export {
 export { CallCancellation, type CancellationHandle } from './runner/call-cancellation';
 export {
   createEngineContext,
+  createGatewayExecutors,
   registryContextFactory,
   type CallScope,
   type CreateEngineContext,

@@ -6,20 +6,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import {
-  ExecutorRegistry,
-  InMemoryRateLimiter,
-  createHttpExecutor,
-  createMcpExecutor,
-  type EngineLogger,
-  type RateLimiter,
-} from '@toolgate/engine';
+import { InMemoryRateLimiter, type EngineLogger, type RateLimiter } from '@toolgate/engine';
 import {
   CallCancellation,
   CallDispatcher,
   CallRunner,
   OutcomeWriteBehind,
   RedisRateLimiter,
+  createGatewayExecutors,
   registryContextFactory,
   withOutcomesWrittenBehind,
   type CallFinishedMessage,
@@ -137,13 +131,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
         logger,
       });
     }
-    const secrets = options.secrets === undefined ? {} : { secrets: options.secrets };
     const engine: EngineDeps = {
-      executors: new ExecutorRegistry({
-        builtin: options.builtins,
-        http: createHttpExecutor(secrets),
-        mcp: createMcpExecutor(secrets),
-      }),
+      executors: createGatewayExecutors({ builtins: options.builtins, secrets: options.secrets }),
       rateLimiter,
       logger,
       // Events of calls run here: `finished` is announced by the runner once the outcome is stored.

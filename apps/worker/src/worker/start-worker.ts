@@ -1,10 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import {
-  ExecutorRegistry,
-  InMemoryRateLimiter,
-  createHttpExecutor,
-  createMcpExecutor,
-} from '@toolgate/engine';
+import { InMemoryRateLimiter } from '@toolgate/engine';
 import type {
   ApprovalGate,
   BuiltinExecutor,
@@ -22,6 +17,7 @@ import {
   RedisRateLimiter,
   WatchedCalls,
   createEngineContext,
+  createGatewayExecutors,
   redisCallEvents,
   registryContextFactory,
   type CallFinishedMessage,
@@ -167,13 +163,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   }
   calls = options.decorateCalls?.(calls) ?? calls;
 
-  const secrets = options.secrets === undefined ? {} : { secrets: options.secrets };
   const events = options.events ?? engineEvents;
   const engine: EngineDeps = {
-    executors: new ExecutorRegistry({
-      builtin: options.builtins ?? createExampleBuiltins(),
-      http: createHttpExecutor(secrets),
-      mcp: createMcpExecutor(secrets),
+    executors: createGatewayExecutors({
+      builtins: options.builtins ?? createExampleBuiltins(),
+      secrets: options.secrets,
     }),
     rateLimiter,
     logger,

@@ -1,15 +1,21 @@
 import type { Tracer } from '@opentelemetry/api';
-import { StoredApprovalGate } from '@toolgate/engine';
+import {
+  ExecutorRegistry,
+  StoredApprovalGate,
+  createHttpExecutor,
+  createMcpExecutor,
+} from '@toolgate/engine';
 import type {
   ApprovalGate,
   ApprovalStore,
+  BuiltinExecutor,
   EngineLogger,
   EventSink,
   ExecutionContext,
-  ExecutorRegistry,
   PolicyEngine,
   RateLimiter,
   ResultStore,
+  SecretResolver,
   ToolResolver,
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
@@ -110,4 +116,17 @@ export function registryContextFactory(
       scope,
     );
   };
+}
+
+/** The executors every host runs calls with: its builtin tools, HTTP and MCP, with its secrets. */
+export function createGatewayExecutors(input: {
+  builtins: BuiltinExecutor;
+  secrets?: SecretResolver | undefined;
+}): ExecutorRegistry {
+  const secrets = input.secrets === undefined ? {} : { secrets: input.secrets };
+  return new ExecutorRegistry({
+    builtin: input.builtins,
+    http: createHttpExecutor(secrets),
+    mcp: createMcpExecutor(secrets),
+  });
 }
