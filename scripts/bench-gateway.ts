@@ -261,7 +261,10 @@ class Fleet {
   ): App {
     const env: NodeJS.ProcessEnv = { ...process.env, ...environment.set };
     for (const name of environment.unset ?? []) delete env[name];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each app process there, to see where a call's time goes.
+    const profile = process.env['BENCH_CPU_PROFILE'];
+    const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(root, entry)], {
       cwd: root,
       env,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -122,6 +122,12 @@ export class BullMqDriver implements QueueDriver {
   ): Promise<void> {
     if (jobs.length === 0) return;
     const settings = this.jobOptions(options);
+    const [only] = jobs;
+    if (jobs.length === 1 && only !== undefined) {
+      // A turn of one call (the common case): one script call, without MULTI around it.
+      await this.bullQueue.add(only.name, only.data, { jobId: toBullJobId(only.id), ...settings });
+      return;
+    }
     // One MULTI for the whole turn; BullMQ's add script skips an id it still holds.
     await this.bullQueue.addBulk(
       jobs.map((job) => ({
