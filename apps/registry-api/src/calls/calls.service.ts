@@ -259,6 +259,7 @@ export class CallsService {
   }
 
   async require(principal: Principal, id: string): Promise<CallRow> {
+    await this.gateway.settled([id]);
     const row = await this.gateway.calls.findById(id, principal.teamId);
     if (row === undefined)
       throw new ToolException(ToolExceptionCode.NotFound, `Call ${id} was not found.`);
@@ -287,6 +288,7 @@ export class CallsService {
         issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
       });
     }
+    await this.gateway.settled();
     const rows = await this.gateway.calls.list({
       teamId: principal.teamId,
       status: query.status,
@@ -331,6 +333,7 @@ export class CallsService {
   async waitForCalls(ids: readonly string[], waitMs: number): Promise<CallRow[]> {
     const waiter = this.watch([]);
     try {
+      await this.gateway.settled(ids);
       waiter.track(await this.gateway.calls.findMany(ids));
       return await waiter.until(waitMs, ids);
     } finally {
@@ -344,7 +347,14 @@ export class CallsService {
    * rows, which also covers an event lost on the bus.
    */
   private watch(initial: readonly CallRow[]): CallWaiter {
-    return new CallWaiter(this.bus, (ids) => this.gateway.calls.findMany(ids), initial);
+    return new CallWaiter(
+      this.bus,
+      async (ids) => {
+        await this.gateway.settled(ids);
+        return this.gateway.calls.findMany(ids);
+      },
+      initial,
+    );
   }
 
   private requireTeam(principal: Principal): string {

@@ -212,6 +212,11 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /** Resolves once inline outcomes of these calls (all, without ids) written behind are stored. */
+  settled(callIds?: readonly string[]): Promise<void> {
+    return this.writeBehind.settled(callIds);
+  }
+
   /** A pickup of a call by this process, written into the row that records it (inline calls). */
   inlineRun(): CallRun {
     return {

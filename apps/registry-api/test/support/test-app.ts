@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
@@ -38,11 +41,12 @@ export interface TestApp extends AsyncDisposable {
 /** The API on a fresh copy of the migrated template database, driven by `inject()` (no port). */
 export async function startTestApp(
   overrides: Partial<Record<string, string>> = {},
-  options: { logger?: Logger } & Pick<
+  options: { logger?: Logger; database?: 'postgres' | 'pglite' } & Pick<
     CreateAppOptions,
     'builtins' | 'approvalTtlMs' | 'defaultWaitMs'
   > = {},
 ): Promise<TestApp> {
+  if (options.database === 'pglite') return startPgliteTestApp(overrides, options);
   const databaseName = randomDatabaseName('file');
   const url = await createDatabase(databaseName, inject('templateDatabase'));
   const config: AppConfig = loadConfig({
@@ -52,6 +56,57 @@ export async function startTestApp(
     ...overrides,
   });
   const database = await openDatabase({ kind: 'postgres', url });
+  return startOn({
+    config,
+    database,
+    options,
+    name: databaseName,
+    url,
+    drop: () => dropDatabase(databaseName),
+  });
+}
+
+/** The embedded default: the API on a fresh PGlite directory, migrated as `npm start` migrates it. */
+async function startPgliteTestApp(
+  overrides: Partial<Record<string, string>>,
+  options: { logger?: Logger } & Pick<
+    CreateAppOptions,
+    'builtins' | 'approvalTtlMs' | 'defaultWaitMs'
+  >,
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'toolgate-pglite-'));
+  const config: AppConfig = loadConfig({
+    PGLITE_DATA_DIR: dataDir,
+    TOOLGATE_ADMIN_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const database = await openDatabase({ kind: 'pglite', dataDir });
+  await database.migrate();
+  return startOn({
+    config,
+    database,
+    options,
+    name: dataDir,
+    url: '',
+    drop: () => rm(dataDir, { recursive: true, force: true }),
+  });
+}
+
+async function startOn(input: {
+  config: AppConfig;
+  database: Database;
+  options: { logger?: Logger } & Pick<
+    CreateAppOptions,
+    'builtins' | 'approvalTtlMs' | 'defaultWaitMs'
+  >;
+  name: string;
+  url: string;
+  drop: () => Promise<void>;
+}): Promise<TestApp> {
+  const { config, database, options } = input;
+  const databaseName = input.name;
+  const url = input.url;
   let app: NestFastifyApplication;
   try {
     app = await createApp({
@@ -64,13 +119,13 @@ export async function startTestApp(
     });
   } catch (error) {
     await database.close();
-    await dropDatabase(databaseName);
+    await input.drop();
     throw error;
   }
   const close = async () => {
     await app.close();
     await database.close();
-    await dropDatabase(databaseName);
+    await input.drop();
   };
   return {
     app,

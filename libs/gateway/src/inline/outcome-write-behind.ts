@@ -26,6 +26,8 @@ export class OutcomeWriteBehind {
   private pending: OutcomeWrite[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly writing = new Set<Promise<void>>();
+  // Calls whose outcome is not in the table yet (waiting or being written).
+  private readonly unwritten = new Map<string, number>();
   private readonly flushMs: number;
   private readonly maxBatch: number;
   private readonly logger: EngineLogger;
@@ -41,6 +43,7 @@ export class OutcomeWriteBehind {
 
   add(write: OutcomeWrite): void {
     this.pending.push(write);
+    this.unwritten.set(write.callId, (this.unwritten.get(write.callId) ?? 0) + 1);
     if (this.pending.length >= this.maxBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }
@@ -67,7 +70,31 @@ export class OutcomeWriteBehind {
     await Promise.all([...this.writing]);
   }
 
+  /**
+   * Resolves once the outcomes of these calls (all calls, without ids) are in the table, so a read
+   * in this process right after a result never sees the call still `running`. Free when none waits.
+   */
+  async settled(callIds?: readonly string[]): Promise<void> {
+    const waiting =
+      callIds === undefined
+        ? this.unwritten.size > 0
+        : callIds.some((id) => this.unwritten.has(id));
+    if (waiting) await this.drain();
+  }
+
   private async write(batch: OutcomeWrite[]): Promise<void> {
+    try {
+      await this.writeWithRetry(batch);
+    } finally {
+      for (const write of batch) {
+        const left = (this.unwritten.get(write.callId) ?? 1) - 1;
+        if (left <= 0) this.unwritten.delete(write.callId);
+        else this.unwritten.set(write.callId, left);
+      }
+    }
+  }
+
+  private async writeWithRetry(batch: OutcomeWrite[]): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.store.recordOutcomes(batch);
