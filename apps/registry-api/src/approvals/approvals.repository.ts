@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { NewStoredApproval } from '@toolgate/engine';
 import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
@@ -8,9 +7,6 @@ import type { Approval } from '../generated/prisma/client';
 
 export type ApprovalRow = Approval;
 export type ApprovalStatusValue = Approval['status'];
-
-/** The row the engine's approval gate asks this repository (its ApprovalStore) to write. */
-export type NewApprovalRow = NewStoredApproval;
 
 export interface ApprovalDecisionRow {
   id: string;
@@ -31,30 +27,6 @@ export class ApprovalsRepository {
   findById(id: string, teamId: string | null): Promise<ApprovalRow | null> {
     return this.database.prisma.approval.findFirst({
       where: { id, ...(teamId === null ? {} : { teamId }) },
-    });
-  }
-
-  /** Inserts the call's approval request, or returns the one a concurrent check inserted first. */
-  async request(row: NewApprovalRow): Promise<ApprovalRow> {
-    await this.database.prisma.approval.createMany({ data: [row], skipDuplicates: true });
-    const stored = await this.findByCall(row.callId);
-    if (stored === null) throw new Error(`approval of call ${row.callId} vanished`);
-    return stored;
-  }
-
-  /** Consumes an approval once: only the first caller gets true. */
-  async consume(id: string): Promise<boolean> {
-    const updated = await this.database.prisma.approval.updateMany({
-      where: { id, status: 'approved', consumedAt: null },
-      data: { consumedAt: new Date() },
-    });
-    return updated.count === 1;
-  }
-
-  async markExpired(id: string): Promise<void> {
-    await this.database.prisma.approval.updateMany({
-      where: { id, status: 'pending' },
-      data: { status: 'expired' },
     });
   }
 
