@@ -1,4 +1,6 @@
 export {
+  CALL_STATES,
+  CALL_STATUSES,
   FINAL_CALL_STATES,
   STARTABLE_CALL_STATES,
   claimByReading,

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FINAL_CALL_STATUSES } from '@toolgate/persistence';
 import type { Principal } from '../auth/principal';
 import { CallEventBus, type CallEvent } from './call-event-bus';
 import type { CallDto } from './calls.dto';
@@ -13,7 +14,7 @@ export interface CallEventSink {
   onClose(listener: () => void): void;
 }
 
-const FINAL = new Set<CallDto['status']>(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
+const FINAL = new Set<CallDto['status']>(FINAL_CALL_STATUSES);
 
 /** Streams one call: its current state first, then its live events until it is final. */
 @Injectable()

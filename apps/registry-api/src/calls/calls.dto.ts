@@ -1,3 +1,4 @@
+import { CALL_STATUSES } from '@toolgate/persistence';
 import { ToolCallIRSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { CursorParamSchema, LimitSchema } from '../common/pagination';
@@ -7,15 +8,8 @@ export const MAX_WAIT_MS = 60_000;
 /** Most calls one request may carry. */
 export const MAX_CALLS_PER_REQUEST = 128;
 
-export const CALL_STATUSES = [
-  'queued',
-  'running',
-  'awaiting_approval',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'outcome_unknown',
-] as const;
+// The one list of call statuses lives with the table.
+export { CALL_STATUSES };
 
 export const CreateCallsSchema = z.strictObject({
   /** The wire format of `payload` (checked against the adapters, so an unknown one is a clear 400). */

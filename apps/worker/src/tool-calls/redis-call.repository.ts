@@ -10,20 +10,14 @@ import type {
   CallRepository,
   CallRun,
   ClaimResult,
-  CallState,
   NewCall,
 } from '@toolgate/persistence';
-import { FINAL_CALL_STATES, STARTABLE_CALL_STATES, claimByReading } from '@toolgate/persistence';
-
-const CALL_STATES = [
-  'queued',
-  'retrying',
-  'running',
-  'awaiting_approval',
-  'succeeded',
-  'failed',
-  'outcome_unknown',
-] as const satisfies readonly CallState[];
+import {
+  CALL_STATES,
+  FINAL_CALL_STATES,
+  STARTABLE_CALL_STATES,
+  claimByReading,
+} from '@toolgate/persistence';
 
 const CallRunSchema = z.object({
   worker_id: z.string(),

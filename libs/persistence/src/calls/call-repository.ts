@@ -7,15 +7,20 @@ import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
  * `retrying` is a call put back on the queue by the API (e.g. a person retried it) and starts like `queued`;
  * `cancelled` is set by the API from any unfinished state and ends the call.
  */
-export type CallState =
-  | 'queued'
-  | 'retrying'
-  | 'running'
-  | 'awaiting_approval'
-  | 'succeeded'
-  | 'failed'
-  | 'outcome_unknown'
-  | 'cancelled';
+/** Every value of the `calls.status` column (`call_status`). */
+export const CALL_STATUSES = [
+  'queued',
+  'running',
+  'awaiting_approval',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'outcome_unknown',
+] as const;
+/** Every state a runner knows: the column's values and `retrying`, which the table does not hold. */
+export const CALL_STATES = [...CALL_STATUSES, 'retrying'] as const;
+/** A call's state (see {@link CALL_STATES}). */
+export type CallState = (typeof CALL_STATES)[number];
 
 /** States a worker may start a call from. */
 export const STARTABLE_CALL_STATES: readonly CallState[] = ['queued', 'retrying'];

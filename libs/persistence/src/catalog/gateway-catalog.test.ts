@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SqlPort, SqlStatement } from '../sql/sql-port';
 import { GatewayCatalog, toolForTeam, type CatalogTool } from './gateway-catalog';
 
-function tool(input: { id: string; teamId: string; visibility: 'private' | 'public' }): CatalogTool {
+function tool(input: {
+  id: string;
+  teamId: string;
+  visibility: 'private' | 'public';
+}): CatalogTool {
   return { ...input, name: 'search', release: null, versions: [] };
 }
 
@@ -73,7 +77,11 @@ describe('GatewayCatalog', () => {
 
   it("resolves a fallback by name to the team's own tool, the same lookup calls use", async () => {
     const catalog = new GatewayCatalog(portWith(rows));
-    const fallback = await catalog.resolveTool({ teamId: 't1', name: 'search', version: undefined });
+    const fallback = await catalog.resolveTool({
+      teamId: 't1',
+      name: 'search',
+      version: undefined,
+    });
     expect(fallback?.description).toBe('t1');
     const other = await catalog.resolveTool({ teamId: 't3', name: 'search', version: undefined });
     expect(other?.description).toBe('t2');
