@@ -216,6 +216,8 @@ export class CallsService {
       (row, index) => !recorded.inserted.has(row.id) && !isSameCall(row, wanted[index]),
     );
     if (mismatch >= 0) {
+      // The whole request is refused: what it inserted beside the conflict goes again.
+      await this.gateway.calls.discard([...recorded.inserted]);
       const existing = recorded.rows[mismatch];
       throw new ToolException(
         ToolExceptionCode.Conflict,

@@ -187,6 +187,22 @@ describe('POST /v1/calls', () => {
     expect(conflict.status).toBe(409);
     expect(conflict.headers['content-type']).toContain('application/problem+json');
     expect(await callCount(team.id)).toBe(count);
+    // A turn whose other call is new is refused whole: the new call is not left behind either.
+    const mixed = await api.request({
+      method: 'POST',
+      url: '/v1/calls',
+      key: team.key,
+      headers: { 'idempotency-key': key },
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([
+          { id: 'call_r', name: search.name, arguments: JSON.stringify({ query: 'c' }) },
+          { id: 'call_new', name: search.name, arguments: JSON.stringify({ query: 'd' }) },
+        ]),
+      },
+    });
+    expect(mixed.status).toBe(409);
+    expect(await callCount(team.id)).toBe(count);
   });
 
   it('gives a model its schema errors as an invalid_arguments result, not a 4xx', async () => {

@@ -335,6 +335,12 @@ const REQUEUE_STALE_INLINE = sql(
     RETURNING id`,
 );
 
+// Rows a refused turn inserted before the refusal was known; nothing has run them yet.
+const DISCARD = sql(
+  'calls.discard',
+  `DELETE FROM calls WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'running')`,
+);
+
 const INSERT_ONE = sql(
   'calls.insert_one',
   `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
@@ -411,6 +417,15 @@ export class CallStore implements CallRepository {
       return row;
     });
     return { rows: ordered, inserted };
+  }
+
+  /**
+   * Removes rows `recordTurn` inserted for a turn that is then refused (a key reused for another
+   * call), so a refused request leaves nothing behind; they were never enqueued or run.
+   */
+  async discard(callIds: readonly string[]): Promise<void> {
+    const ids = callIds.filter(isCallRowId);
+    if (ids.length > 0) await this.db.query(DISCARD, [ids]);
   }
 
   async findRow(callId: string): Promise<CallRow | undefined> {
