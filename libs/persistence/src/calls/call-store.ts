@@ -1,6 +1,7 @@
 import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
+import { MicroBatcher } from '../sql/micro-batcher';
 import { sql, type SqlPort } from '../sql/sql-port';
 import type {
   CallOutcome,
@@ -121,6 +122,16 @@ export interface OutcomeWrite {
   outcome: CallOutcome;
 }
 
+interface TurnRequest {
+  owner: TurnOwner;
+  calls: readonly NewCallRow[];
+}
+
+interface ClaimRequest {
+  callId: string;
+  run: CallRun;
+}
+
 /** Finds a tool version's IR; versions come from the in-memory catalog, not from a join per call. */
 export type ToolVersionLookup = (toolId: string, version: string) => Promise<ToolIR | undefined>;
 
@@ -159,6 +170,11 @@ const COLUMNS = `id, team_id, key_id, actor, conversation_id, provider, provider
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt`;
+
+// In a statement that joins another relation, every returned column names the call's.
+const QUALIFIED_COLUMNS = COLUMNS.split(',')
+  .map((column) => `c.${column.trim()}`)
+  .join(', ');
 
 const OUTCOME_STATES = new Set<CallState>([
   'awaiting_approval',
@@ -247,20 +263,21 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
   return record;
 }
 
-// One turn in one statement: its rows as one JSON document. A replayed idempotency key conflicts,
+// Turns in one statement: their rows as one JSON document. A replayed idempotency key conflicts,
 // and `DO UPDATE` (a no-op assignment) returns the row that holds the key, even one a concurrent
 // request committed after this statement began, which `DO NOTHING` would leave out.
-const RECORD_TURN = sql(
-  'calls.record_turn',
+const RECORD_TURNS = sql(
+  'calls.record_turns',
   `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
                       tool_id, tool_name, tool_version, arguments, arguments_hash, idempotency_key,
                       status, run_id, worker_id, run_attempt, started_at)
-   SELECT r.id, $1, $2, $3, $4, $5, r.provider_call_id, r.tool_id, r.tool_name, r.tool_version,
-          r.arguments, r.arguments_hash, r.idempotency_key,
+   SELECT r.id, r.team_id, r.key_id, r.actor, r.conversation_id, r.provider, r.provider_call_id,
+          r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
           CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
           r.run_id, r.worker_id, r.run_attempt,
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END
-     FROM jsonb_to_recordset($6::jsonb) AS r(id uuid, provider_call_id text, tool_id uuid,
+     FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
+          conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision)
@@ -272,13 +289,16 @@ const GET = sql('calls.get', `SELECT ${COLUMNS} FROM calls WHERE id = $1`);
 
 const FIND_MANY = sql('calls.find_many', `SELECT ${COLUMNS} FROM calls WHERE id = ANY($1::uuid[])`);
 
-const CLAIM = sql(
-  'calls.claim',
-  `UPDATE calls
-      SET status = 'running', run_id = $2, worker_id = $3, run_attempt = $4,
-          started_at = to_timestamp($5::double precision / 1000)
-    WHERE id = $1 AND status = 'queued'
-    RETURNING ${COLUMNS}`,
+// The claims of several runs in one statement; a call named twice is claimed by one of them.
+const CLAIMS = sql(
+  'calls.claims',
+  `UPDATE calls AS c
+      SET status = 'running', run_id = x.run_id, worker_id = x.worker_id,
+          run_attempt = x.run_attempt, started_at = to_timestamp(x.started_at / 1000)
+     FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, run_id text, worker_id text,
+          run_attempt integer, started_at double precision)
+    WHERE c.id = x.id AND c.status = 'queued'
+    RETURNING ${QUALIFIED_COLUMNS}`,
 );
 
 const TAKE_OVER = sql(
@@ -305,7 +325,7 @@ const RECORD_OUTCOMES = sql(
           decision_effect text, decision_rule text, policy_revision text,
           finished_at double precision)
     WHERE c.id = o.id AND c.status = 'running' AND c.run_id = o.run_id
-    RETURNING c.id`,
+    RETURNING c.id, c.run_id`,
 );
 
 const CANCEL = sql(
@@ -380,43 +400,72 @@ export class CallStore implements CallRepository {
     private readonly versionOf: ToolVersionLookup,
   ) {}
 
+  private readonly turns = new MicroBatcher<TurnRequest, RecordedTurn>((items) =>
+    this.recordTurns(items),
+  );
+  private readonly claims = new MicroBatcher<ClaimRequest, CallRow | undefined | null>((items) =>
+    this.claimRows(items),
+  );
+  private readonly outcomes = new MicroBatcher<OutcomeWrite, boolean>(async (writes) => {
+    const recorded = await this.writeOutcomes(writes);
+    return writes.map((write) => recorded.has(`${write.callId} ${write.runId}`));
+  });
+
   /**
-   * Records a turn's calls in one statement. A call whose idempotency key is taken (by an earlier
-   * or a concurrent request) is not inserted: the row holding the key comes back instead, so the
-   * call runs once.
+   * Records a turn's calls. A call whose idempotency key is taken (by an earlier or a concurrent
+   * request) is not inserted: the row holding the key comes back instead, so the call runs once.
+   * Turns recorded at the same moment share one statement.
    */
-  async recordTurn(owner: TurnOwner, calls: readonly NewCallRow[]): Promise<RecordedTurn> {
-    const document = calls.map((call) => ({
-      id: call.id,
-      provider_call_id: call.providerCallId,
-      tool_id: call.toolId,
-      tool_name: call.toolName,
-      tool_version: call.toolVersion,
-      arguments: call.arguments,
-      arguments_hash: call.argumentsHash,
-      idempotency_key: call.idempotencyKey,
-      run_id: call.run?.run_id ?? null,
-      worker_id: call.run?.worker_id ?? null,
-      run_attempt: call.run?.attempt ?? null,
-      started_at: call.run?.started_at ?? null,
-    }));
-    const { rows } = await this.db.query<CallColumns>(RECORD_TURN, [
-      owner.teamId,
-      owner.keyId,
-      owner.actor,
-      owner.conversationId,
-      owner.provider,
-      JSON.stringify(document),
-    ]);
-    const byKey = new Map(rows.map((columns) => [columns.idempotency_key, rowOf(columns)]));
-    const inserted = new Set<string>();
-    const ordered = calls.map((call) => {
-      const row = byKey.get(call.idempotencyKey);
-      if (row === undefined) throw new Error(`call ${call.id} was neither inserted nor found`);
-      if (row.id === call.id) inserted.add(row.id);
-      return row;
+  recordTurn(owner: TurnOwner, calls: readonly NewCallRow[]): Promise<RecordedTurn> {
+    return this.turns.add({ owner, calls });
+  }
+
+  private async recordTurns(turns: readonly TurnRequest[]): Promise<RecordedTurn[]> {
+    const keyOf = (teamId: string, idempotencyKey: string) => `${teamId} ${idempotencyKey}`;
+    const document: Record<string, unknown>[] = [];
+    const seen = new Set<string>();
+    for (const { owner, calls } of turns) {
+      for (const call of calls) {
+        // A key named twice in one statement would be a second change of one row, which
+        // Postgres refuses: the first names it, the others get its row, as a replay would.
+        const key = keyOf(owner.teamId, call.idempotencyKey);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        document.push({
+          id: call.id,
+          team_id: owner.teamId,
+          key_id: owner.keyId,
+          actor: owner.actor,
+          conversation_id: owner.conversationId,
+          provider: owner.provider,
+          provider_call_id: call.providerCallId,
+          tool_id: call.toolId,
+          tool_name: call.toolName,
+          tool_version: call.toolVersion,
+          arguments: call.arguments,
+          arguments_hash: call.argumentsHash,
+          idempotency_key: call.idempotencyKey,
+          run_id: call.run?.run_id ?? null,
+          worker_id: call.run?.worker_id ?? null,
+          run_attempt: call.run?.attempt ?? null,
+          started_at: call.run?.started_at ?? null,
+        });
+      }
+    }
+    const { rows } = await this.db.query<CallColumns>(RECORD_TURNS, [JSON.stringify(document)]);
+    const byKey = new Map(
+      rows.map((columns) => [keyOf(columns.team_id, columns.idempotency_key), rowOf(columns)]),
+    );
+    return turns.map(({ owner, calls }) => {
+      const inserted = new Set<string>();
+      const ordered = calls.map((call) => {
+        const row = byKey.get(keyOf(owner.teamId, call.idempotencyKey));
+        if (row === undefined) throw new Error(`call ${call.id} was neither inserted nor found`);
+        if (row.id === call.id) inserted.add(row.id);
+        return row;
+      });
+      return { rows: ordered, inserted };
     });
-    return { rows: ordered, inserted };
   }
 
   /**
@@ -513,21 +562,29 @@ export class CallStore implements CallRepository {
 
   async claim(callId: string, run: CallRun): Promise<ClaimResult> {
     if (!isCallRowId(callId)) return { claimed: false, record: undefined };
-    const { rows } = await this.db.query<CallColumns>(CLAIM, [
-      callId,
-      run.run_id,
-      run.worker_id,
-      run.attempt,
-      run.started_at,
-    ]);
-    if (rows[0] !== undefined) {
-      const record = await this.recordOf(rowOf(rows[0]));
+    const row = await this.claims.add({ callId, run });
+    if (row !== undefined && row !== null) {
+      const record = await this.recordOf(row);
       return record === undefined
         ? { claimed: false, record: undefined }
         : { claimed: true, record };
     }
     // Not queued (a duplicate delivery, a recovery, a call awaiting approval): read why.
     return { claimed: false, record: await this.getCall(callId) };
+  }
+
+  /** Claims of runs that start at the same moment, in one statement: each run's row, or null. */
+  private async claimRows(requests: readonly ClaimRequest[]): Promise<Array<CallRow | null>> {
+    const document = requests.map(({ callId, run }) => ({
+      id: callId,
+      run_id: run.run_id,
+      worker_id: run.worker_id,
+      run_attempt: run.attempt,
+      started_at: run.started_at,
+    }));
+    const { rows } = await this.db.query<CallColumns>(CLAIMS, [JSON.stringify(document)]);
+    const byRun = new Map(rows.map((columns) => [columns.run_id ?? '', rowOf(columns)]));
+    return requests.map(({ run }) => byRun.get(run.run_id) ?? null);
   }
 
   async takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean> {
@@ -549,18 +606,23 @@ export class CallStore implements CallRepository {
     input: { runId: string; outcome: CallOutcome },
   ): Promise<boolean> {
     if (!isCallRowId(callId)) return false;
-    const recorded = await this.recordOutcomes([{ callId, ...input }]);
-    return recorded.has(callId);
+    return this.outcomes.add({ callId, ...input });
   }
 
   /** Several runs' outcomes in one statement; returns the ids whose run still held the call. */
   async recordOutcomes(writes: readonly OutcomeWrite[]): Promise<Set<string>> {
+    const recorded = await this.writeOutcomes(writes);
+    return new Set([...recorded].map((entry) => entry.slice(0, entry.indexOf(' '))));
+  }
+
+  /** `<call id> <run id>` of each outcome the statement wrote. */
+  private async writeOutcomes(writes: readonly OutcomeWrite[]): Promise<Set<string>> {
     const valid = writes.filter((write) => isCallRowId(write.callId));
     if (valid.length === 0) return new Set();
-    const { rows } = await this.db.query<{ id: string }>(RECORD_OUTCOMES, [
+    const { rows } = await this.db.query<{ id: string; run_id: string }>(RECORD_OUTCOMES, [
       JSON.stringify(valid.map(outcomeDocument)),
     ]);
-    return new Set(rows.map((row) => row.id));
+    return new Set(rows.map((row) => `${row.id} ${row.run_id}`));
   }
 
   /**
