@@ -46,9 +46,9 @@ export class ApprovalsRepository {
   }
 
   /**
-   * Records a decision on a pending, unexpired approval and puts its call back in the queue (so the
-   * engine's gate reads the decision), with the audit event, in one transaction. Null when the
-   * approval was not pending any more (decided, expired or consumed).
+   * Records a decision on a pending, unexpired approval with its audit event, in one transaction.
+   * Null when the approval was not pending any more (decided, expired or consumed). The call goes
+   * back to the queue through the call store afterwards.
    */
   decide(decision: ApprovalDecisionRow, audit: AuditEntry): Promise<ApprovalRow | null> {
     return inTransaction(this.database.prisma, async (tx) => {
@@ -69,30 +69,17 @@ export class ApprovalsRepository {
       });
       if (updated.count === 0) return null;
       const approval = await tx.approval.findUniqueOrThrow({ where: { id: decision.id } });
-      await tx.call.updateMany({
-        where: { id: approval.callId, status: 'awaiting_approval' },
-        data: { status: 'queued' },
-      });
       await appendAuditEvent(tx, audit);
       return approval;
     });
   }
 
-  /** Expires pending approvals past their time and requeues their calls; returns the call ids. */
-  expireDue(now: Date): Promise<string[]> {
-    return inTransaction(this.database.prisma, async (tx) => {
-      const expired = await tx.approval.updateManyAndReturn({
-        where: { status: 'pending', expiresAt: { lte: now } },
-        data: { status: 'expired' },
-      });
-      const callIds = expired.map((row) => row.callId);
-      if (callIds.length > 0) {
-        await tx.call.updateMany({
-          where: { id: { in: callIds }, status: 'awaiting_approval' },
-          data: { status: 'queued' },
-        });
-      }
-      return callIds;
+  /** Expires pending approvals past their time; returns their call ids (the caller requeues them). */
+  async expireDue(now: Date): Promise<string[]> {
+    const expired = await this.database.prisma.approval.updateManyAndReturn({
+      where: { status: 'pending', expiresAt: { lte: now } },
+      data: { status: 'expired' },
     });
+    return expired.map((row) => row.callId);
   }
 }

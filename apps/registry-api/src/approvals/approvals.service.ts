@@ -104,14 +104,16 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
         { extensions: { approval_status: state } },
       );
     }
-    this.gateway.requeue([decided.callId]);
+    // Back to the queue, where the engine's gate reads the decision (a stop right here is healed
+    // when an API starts).
+    this.gateway.requeue(await this.gateway.calls.requeueDecided([decided.callId]));
     return approvalToDto(decided);
   }
 
   /** Expires open approvals past their time; their calls get `approval_expired` results. */
   async expireDue(now = new Date()): Promise<string[]> {
     const callIds = await this.approvals.expireDue(now);
-    this.gateway.requeue(callIds);
+    this.gateway.requeue(await this.gateway.calls.requeueDecided(callIds));
     return callIds;
   }
 }

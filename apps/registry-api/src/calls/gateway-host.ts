@@ -186,6 +186,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     // recovery, inline ones left running by a stopped process go back to the queue.
     try {
       await this.calls.requeueStaleInline(STALE_INLINE_MS);
+      // Calls whose approval was decided or expired by a process that stopped before requeueing them.
+      await this.calls.requeueDecided();
       const queued = await this.calls.list({
         teamId: null,
         status: 'queued',

@@ -361,6 +361,18 @@ const DISCARD = sql(
   `DELETE FROM calls WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'running')`,
 );
 
+// Calls held for approval go back to the queue once their approval is no longer pending (decided,
+// expired): named ones after a decision, or every such call in the sweep that heals a stop between
+// the decision's commit and this statement.
+const REQUEUE_DECIDED = sql(
+  'calls.requeue_decided',
+  `UPDATE calls AS c SET status = 'queued'
+     FROM approvals AS a
+    WHERE a.call_id = c.id AND c.status = 'awaiting_approval' AND a.status <> 'pending'
+      AND ($1::uuid[] IS NULL OR c.id = ANY($1::uuid[]))
+    RETURNING c.id`,
+);
+
 const INSERT_ONE = sql(
   'calls.insert_one',
   `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
@@ -552,6 +564,17 @@ export class CallStore implements CallRepository {
    */
   async requeueStaleInline(olderThanMs: number): Promise<string[]> {
     const { rows } = await this.db.query<{ id: string }>(REQUEUE_STALE_INLINE, [olderThanMs]);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Puts calls awaiting approval back in the queue once their approval was decided or expired:
+   * these ids, or (without ids) every such call. Returns the ids it put back.
+   */
+  async requeueDecided(callIds?: readonly string[]): Promise<string[]> {
+    const ids = callIds?.filter(isCallRowId);
+    if (ids !== undefined && ids.length === 0) return [];
+    const { rows } = await this.db.query<{ id: string }>(REQUEUE_DECIDED, [ids ?? null]);
     return rows.map((row) => row.id);
   }
 

@@ -1,11 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallStore } from '../../src/calls/call-store';
 import type { NewCall } from '../../src/calls/call-repository';
 import { GatewayCatalog } from '../../src/catalog/gateway-catalog';
 import { migrate, readMigrations } from '../../src/migrations/migrator';
 import { pglitePort } from '../../src/sql/sql-port';
 import { describeCallRepositoryContract } from '../../src/testing/call-repository.contract';
+import { TEST_CALLER, buildCall, buildTool } from '../../src/testing/tool.factory';
 
 // The embedded default runs the very same statements as Postgres: the same contract, on PGlite.
 let db: PGlite;
@@ -50,5 +51,39 @@ describeCallRepositoryContract('PGlite', () => {
       );
       return create(input);
     },
+  });
+});
+
+describe('CallStore on PGlite: calls held for approval', () => {
+  it('puts a call back in the queue once its approval is settled, only then, and only once', async () => {
+    const port = pglitePort(db);
+    const catalog = new GatewayCatalog(port);
+    const calls = new CallStore(port, (toolId, version) => catalog.versionIr(toolId, version));
+    const tool = buildTool();
+    const call = buildCall(tool);
+    await db
+      .query(`INSERT INTO teams (id, slug, name) VALUES ($1, $2, $2)`, [
+        TEST_CALLER.team,
+        `team-held-${tool.id}`,
+      ])
+      .catch(() => undefined);
+    await db.query(`INSERT INTO tools (id, team_id, name) VALUES ($1, $2, $3)`, [
+      tool.id,
+      TEST_CALLER.team,
+      `held-${tool.id}`,
+    ]);
+    await calls.create({ call, tool, caller: TEST_CALLER });
+    await db.query(`UPDATE calls SET status = 'awaiting_approval' WHERE id = $1`, [call.id]);
+    await db.query(
+      `INSERT INTO approvals (id, call_id, team_id, tool_id, tool_version, arguments_hash, reason,
+                              requested_by, expires_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, 'h', 'destructive', 'k', now() + interval '1 hour')`,
+      [call.id, TEST_CALLER.team, tool.id, tool.version],
+    );
+    expect(await calls.requeueDecided()).toEqual([]);
+    await db.query(`UPDATE approvals SET status = 'approved' WHERE call_id = $1`, [call.id]);
+    expect(await calls.requeueDecided([call.id])).toEqual([call.id]);
+    expect(await calls.requeueDecided()).toEqual([]);
+    expect((await calls.findRow(call.id))?.status).toBe('queued');
   });
 });
