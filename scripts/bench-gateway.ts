@@ -532,7 +532,9 @@ async function main(cleanup: Cleanup): Promise<void> {
         path: `/v1/calls/ir?wait_ms=10000&conversation_id=bench-${suffix}-${sequence}`,
         body: [{ id: `bench_${sequence}`, name: target.tool, arguments: { n: sequence } }],
       });
-      if (response.status !== 200)
+      const results = (response.body as { results?: Array<{ ok?: boolean }> } | undefined)?.results;
+      // A failed tool is a 200 too: only a call that ran the tool counts.
+      if (response.status !== 200 || results?.[0]?.ok !== true)
         throw new Error(`call answered ${response.status}: ${JSON.stringify(response.body)}`);
     };
   const gatewayCall = callOf({ base, key, tool: tool.name });

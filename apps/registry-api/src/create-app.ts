@@ -6,7 +6,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { BuiltinExecutor, type SecretResolver } from '@toolgate/engine';
+import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
+import { createExampleBuiltins } from '@toolgate/gateway';
 import { AppModule } from './app.module';
 import { DEFAULT_APPROVAL_TTL_MS, type GatewayOptions } from './calls/gateway-options';
 import { MAX_WAIT_MS } from './calls/calls.dto';
@@ -26,7 +27,7 @@ export interface CreateAppOptions {
   config: AppConfig;
   database: Database;
   logger?: Logger;
-  /** Handlers of `builtin` tools (`protocol_meta.toolgate.executor = {kind: 'builtin', handler}`). */
+  /** Handlers of `builtin` tools (`protocol_meta.toolgate.executor = {kind: 'builtin', handler}`); default: the example tools (`toolgate.echo`, `toolgate.sleep`). */
   builtins?: BuiltinExecutor;
   /** Resolves `{secret: NAME}` headers of http and mcp tools. */
   secrets?: SecretResolver;
@@ -40,7 +41,8 @@ const DEFAULT_WAIT_MS = 10_000;
 
 function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
   return {
-    builtins: options.builtins ?? new BuiltinExecutor(),
+    // The same example tools a worker runs, so a builtin tool behaves alike wherever it runs.
+    builtins: options.builtins ?? createExampleBuiltins(),
     secrets: options.secrets,
     approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
     defaultWaitMs: Math.min(options.defaultWaitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS),

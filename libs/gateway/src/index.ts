@@ -36,3 +36,9 @@ export {
 } from './inline/outcome-write-behind';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limit/redis-rate-limiter';
 export { LuaScript } from './rate-limit/lua-script';
+export {
+  MAX_SLEEP_MS,
+  createExampleBuiltins,
+  echoHandler,
+  sleepHandler,
+} from './builtins/example-builtins';

@@ -1,7 +1,6 @@
 // The same calls through every way a call can run — queued (API + BullMQ + a worker process on
 // Postgres), inline (the API process, no queue hop) and the embedded default (PGlite + the
 // in-process queue) — give the same results and the same call records: one runner, one data layer.
-import { BuiltinExecutor } from '@toolgate/engine';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +11,10 @@ import {
   TEST_REDIS_URL,
 } from '@toolgate/persistence/testing';
 /* eslint-disable @nx/enforce-module-boundaries -- the test starts a real worker process through the worker's own test support */
-import { startWorkerProcess, type WorkerProcess } from '../../../worker/test/support/worker-process';
+import {
+  startWorkerProcess,
+  type WorkerProcess,
+} from '../../../worker/test/support/worker-process';
 /* eslint-enable @nx/enforce-module-boundaries */
 import { openAIChatMessage } from '../factories/gateway.factory';
 import {
@@ -24,10 +26,6 @@ import {
 } from '../factories/registry.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// The worker's example `toolgate.echo`, registered in the API too so inline and embedded calls run it.
-const builtins = () =>
-  new BuiltinExecutor().registerBuiltin('toolgate.echo', (args) => ({ echoed: args }));
-
 const prefix = createTestPrefix();
 let redis: Redis;
 let fleet: TestApp;
@@ -36,11 +34,9 @@ let worker: WorkerProcess;
 
 beforeAll(async () => {
   redis = connectTestRedis();
-  fleet = await startTestApp(
-    { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix },
-    { builtins: builtins() },
-  );
-  embedded = await startTestApp({}, { builtins: builtins(), database: 'pglite' });
+  // No builtins passed: the API runs the same example tools (`toolgate.echo`) as the worker.
+  fleet = await startTestApp({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+  embedded = await startTestApp({}, { database: 'pglite' });
   worker = await startWorkerProcess({
     name: 'paths-worker',
     prefix,

@@ -17,6 +17,7 @@ import {
   RedisRateLimiter,
   WatchedCalls,
   createEngineContext,
+  createExampleBuiltins,
   createGatewayExecutors,
   redisCallEvents,
   registryContextFactory,
@@ -42,7 +43,7 @@ import {
 } from '@toolgate/persistence';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createExampleBuiltins } from '../builtins/example-builtins';
+
 import type { WorkerConfig } from '../config/worker.config';
 import { RedisCallRepository } from '../tool-calls/redis-call.repository';
 
