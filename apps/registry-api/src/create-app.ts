@@ -14,6 +14,7 @@ import { MAX_WAIT_MS } from './calls/calls.dto';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
+import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
 import { addProblemResponses } from './problem/problem-openapi';
 import { ToolException, ToolExceptionCode } from './problem/tool.exception';
@@ -81,6 +82,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     {
       logger: new PinoNestLogger(logger),
       abortOnError: false,
+      // Bodies are parsed by installJsonBodyParser alone; Nest would register a JSON parser of its own.
+      bodyParser: false,
     },
   );
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', MCP_ROUTE] });
@@ -110,11 +113,66 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   return app;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The one guard every request body passes before anything reads it: UTF-8 only (a `charset` other
+ * than utf-8 is a 415, invalid bytes a 400), then no key twice in an object, no NUL or lone
+ * surrogate in any string, at most MAX_JSON_DEPTH levels (each a 400 naming the place as a JSON
+ * Pointer), then Fastify's own JSON parser with its prototype-poisoning guard.
+ */
+function installJsonBodyParser(fastify: FastifyInstance): void {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    JSON_MEDIA_TYPE,
+    { parseAs: 'buffer' },
+    (request, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '');
+      if (charset?.[1] !== undefined && !/^utf-?8$/i.test(charset[1])) {
+        done(
+          new ToolException(
+            ToolExceptionCode.UnsupportedMediaType,
+            `Send request bodies as UTF-8 JSON, not ${charset[1]}.`,
+            { extensions: { accepted: ['application/json; charset=utf-8'] } },
+          ),
+        );
+        return;
+      }
+      let text: string;
+      try {
+        text = utf8.decode(body);
+      } catch {
+        done(
+          new ToolException(ToolExceptionCode.InvalidRequest, 'The body is not valid UTF-8.', {
+            issues: [{ path: '/body', message: 'is not valid UTF-8' }],
+          }),
+        );
+        return;
+      }
+      const problem = text.length === 0 ? undefined : findJsonTextProblem(text);
+      if (problem !== undefined) {
+        done(
+          new ToolException(
+            ToolExceptionCode.InvalidRequest,
+            'The body holds text this API does not accept.',
+            { issues: [{ path: `/body${problem.pointer}`, message: problem.message }] },
+          ),
+        );
+        return;
+      }
+      // Fastify's default JSON parser answers through `done`, synchronously.
+      void parse(request, text, done);
+    },
+  );
+}
+
 /**
  * Fastify-level checks. Nest installs Fastify's error and not-found handlers itself and routes
  * both through the exception filters, so parse errors and unknown routes reach ProblemDetailsFilter.
  */
 function installFastifyHooks(fastify: FastifyInstance): void {
+  installJsonBodyParser(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     if (request.url.length > MAX_URL_LENGTH) {

@@ -20,6 +20,7 @@ import {
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
+import { findValueTextProblem } from '../common/strict-json';
 import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
 import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
@@ -128,6 +129,17 @@ export class CallsService {
       return row === undefined ? [] : [row.ir];
     });
     const parsed = this.parseWith(provider, input.payload, irs);
+    // Arguments a provider sends as a JSON string were decoded just now: the body guard never saw them.
+    for (const [index, call] of parsed.calls.entries()) {
+      const problem = findValueTextProblem(call.arguments, `/calls/${index}/arguments`);
+      if (problem !== undefined) {
+        throw new ToolException(
+          ToolExceptionCode.InvalidPayload,
+          'The arguments of a tool call hold text this gateway does not accept.',
+          { issues: [{ path: problem.pointer, message: problem.message }] },
+        );
+      }
+    }
     if (parsed.errors.length > 0) {
       throw new ToolException(
         ToolExceptionCode.InvalidPayload,

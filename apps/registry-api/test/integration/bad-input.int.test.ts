@@ -45,6 +45,7 @@ async function snapshot(): Promise<unknown> {
         (SELECT count(*) FROM tool_versions)::int AS tool_versions,
         (SELECT count(*) FROM releases)::int AS releases,
         (SELECT count(*) FROM audit_events)::int AS audit_events,
+        (SELECT count(*) FROM calls)::int AS calls,
         (SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) FROM tools t) AS tools_digest,
         (SELECT md5(coalesce(string_agg(v::text, '|' ORDER BY v.id), '')) FROM tool_versions v) AS versions_digest,
         (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY r.tool_id), '')) FROM releases r) AS releases_digest,
@@ -78,7 +79,147 @@ function nested(depth: number): Record<string, unknown> {
 }
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
+/** A turn of one OpenAI call to the released tool whose `arguments` string is `argumentsText`. */
+const openAICall = (argumentsText: string): InjectOptions => ({
+  method: 'POST',
+  url: '/v1/calls',
+  key: team.key,
+  body: {
+    provider: 'openai-chat',
+    payload: {
+      role: 'assistant',
+      tool_calls: [
+        {
+          id: 'call_text',
+          type: 'function',
+          function: { name: released.name, arguments: argumentsText },
+        },
+      ],
+    },
+  },
+});
+
 const cases: BadInputCase[] = [
+  // text the database refuses, anywhere in a body or a decoded argument string
+  {
+    name: 'lone surrogate in a body string',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: '{"name":"x\\ud800"}',
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/name',
+  },
+  {
+    name: 'NUL in a body string',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/teams',
+      payload: '{"slug":"a","name":"b\\u0000"}',
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/name',
+  },
+  {
+    name: 'lone surrogate in a key',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: '{"name":"x","\\udc00":1}',
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/\udc00',
+  },
+  {
+    name: 'duplicate key (the last would win silently)',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: '{"name":"dup-key","visibility":"private","visibility":"public"}',
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/visibility',
+  },
+  {
+    name: 'nesting 10 000 levels deep in a body',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: `{"name":"deep","description":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+  },
+  {
+    name: 'invalid UTF-8 bytes',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: Buffer.concat([
+        Buffer.from('{"name":"bad-'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}'),
+      ]),
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body',
+  },
+  {
+    name: 'latin1 charset',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/tools',
+      payload: '{"name":"latin"}',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    }),
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'NUL inside a provider arguments string',
+    request: () => openAICall(JSON.stringify({ query: 'a\u0000' })),
+    status: 422,
+    code: 'invalid_payload',
+    path: '/calls/0/arguments/query',
+  },
+  {
+    name: 'lone surrogate inside a provider arguments string',
+    request: () => openAICall('{"query":"\\ud800"}'),
+    status: 422,
+    code: 'invalid_payload',
+    path: '/calls/0/arguments/query',
+  },
+  {
+    name: '10 000 levels of nesting inside a provider arguments string',
+    request: () => openAICall(`{"query":${'['.repeat(10_000)}${']'.repeat(10_000)}}`),
+    status: 422,
+    code: 'invalid_payload',
+  },
+  {
+    name: 'NUL in IR call arguments',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      payload: `[{"id":"c1","name":"${released.name}","arguments":{"query":"\\u0000"}}]`,
+      headers: json,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/0/arguments/query',
+  },
   // transport
   {
     name: 'malformed JSON',
