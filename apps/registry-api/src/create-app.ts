@@ -14,6 +14,7 @@ import { MAX_WAIT_MS } from './calls/calls.dto';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
+import { API_PATHS } from './common/api-paths';
 import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
 import { addProblemResponses } from './problem/problem-openapi';
@@ -51,13 +52,7 @@ function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
   };
 }
 
-/** Paths (without host) the API serves besides its routes. */
-export const API_PATHS = {
-  openapi: '/v1/openapi.json',
-  docs: '/v1/docs',
-  health: '/healthz',
-  ready: '/readyz',
-} as const;
+export { API_PATHS } from './common/api-paths';
 
 /** Builds the API (not listening): `main.ts` listens on it, tests call `inject()` on it. */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {

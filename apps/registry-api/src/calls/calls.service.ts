@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { getAdapter, isProvider, type ParsedToolCalls, type Provider } from '@toolgate/adapters';
+import {
+  getAdapter,
+  isProvider,
+  PROVIDERS,
+  type ParsedToolCalls,
+  type Provider,
+} from '@toolgate/adapters';
 import { hashArguments } from '@toolgate/engine';
 import {
   FINAL_CALL_STATUSES,
@@ -117,9 +123,13 @@ export class CallsService {
     const teamId = this.requireTeam(principal);
     const provider = input.provider;
     if (!isProvider(provider)) {
-      throw new ToolException(ToolExceptionCode.UnknownFormat, `Unknown provider "${provider}".`, {
-        issues: [{ path: '/body/provider', message: 'is not a provider this gateway speaks' }],
-      });
+      throw new ToolException(
+        ToolExceptionCode.UnknownFormat,
+        `Unknown provider "${provider}"; use one of ${PROVIDERS.join(', ')}.`,
+        {
+          issues: [{ path: '/body/provider', message: `must be one of ${PROVIDERS.join(', ')}` }],
+        },
+      );
     }
     // A first read finds the names; the second maps wire names back with the tools' definitions.
     const names = this.parseWith(provider, input.payload, []).calls.map((call) => call.name);

@@ -354,6 +354,22 @@ describe('POST /v1/calls', () => {
 });
 
 describe('bad payloads to POST /v1/calls', () => {
+  it('names every provider it speaks when refusing an unknown one', async () => {
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls',
+      key: team.key,
+      body: { provider: 'palm', payload: {} },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        path: '/body/provider',
+        message: 'must be one of openai-chat, openai-responses, anthropic, gemini, mcp',
+      },
+    ]);
+  });
+
   const cases: Array<{ name: string; status: number; body: () => unknown; code?: string }> = [
     {
       name: 'an unknown provider',

@@ -370,3 +370,16 @@ describe('api keys and teams', () => {
     expect(teams.body.items).toEqual([expect.objectContaining({ id: team.id, slug: team.slug })]);
   });
 });
+
+describe('the API index', () => {
+  it('answers GET /v1 without a key, with links to the docs, OpenAPI, health and MCP', async () => {
+    const response = await api.request({ url: '/v1', key: null });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.links).toMatchObject({
+      docs: '/v1/docs',
+      openapi: '/v1/openapi.json',
+      health: '/healthz',
+      mcp: '/mcp',
+    });
+  });
+});
