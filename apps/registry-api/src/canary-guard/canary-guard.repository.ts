@@ -1,3 +1,4 @@
+import { toArrayLiteral } from '@toolgate/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
@@ -75,6 +76,7 @@ export class CanaryGuardRepository {
     versions: readonly string[],
     since: Date,
   ): Promise<Map<string, VersionCounts>> {
+    // Arrays go as array literals: PGlite's Prisma adapter sends a JS array as `a,b`, which Postgres refuses.
     const rows = await this.database.prisma.$queryRaw<VersionAggregateRow[]>`
       SELECT tool_version,
              count(*)::int AS calls,
@@ -85,10 +87,10 @@ export class CanaryGuardRepository {
                           AND error_code IS DISTINCT FROM 'invalid_arguments'))::float8 AS p95_latency_ms
         FROM calls
        WHERE tool_id = ${toolId}::uuid
-         AND tool_version = ANY(${[...versions]}::text[])
+         AND tool_version = ANY(${toArrayLiteral([...versions])}::text[])
          AND created_at >= ${since}
-         AND status = ANY(${[...ANSWERED_STATUSES]}::call_status[])
-         AND (error_code IS NULL OR error_code <> ALL(${[...REFUSED_BEFORE_RUN_CODES]}::text[]))
+         AND status = ANY(${toArrayLiteral([...ANSWERED_STATUSES])}::call_status[])
+         AND (error_code IS NULL OR error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[]))
        GROUP BY tool_version`;
     return new Map(
       rows.map((row) => [

@@ -1,3 +1,4 @@
+import { toArrayLiteral } from '@toolgate/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
@@ -41,8 +42,9 @@ export interface TotalFigures extends LatencyFigures {
 
 // Calls the tool answers for: finished, and not refused before it ran (policy, approval, rate
 // limit, cancellation) — the same rule the canary guard judges versions by.
-const ANSWERABLE = Prisma.sql`(c.status = ANY(${[...ANSWERED_STATUSES]}::call_status[])
-  AND (c.error_code IS NULL OR c.error_code <> ALL(${[...REFUSED_BEFORE_RUN_CODES]}::text[])))`;
+// Arrays go as array literals: PGlite's Prisma adapter sends a JS array as `a,b`, which Postgres refuses.
+const ANSWERABLE = Prisma.sql`(c.status = ANY(${toArrayLiteral([...ANSWERED_STATUSES])}::call_status[])
+  AND (c.error_code IS NULL OR c.error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[])))`;
 
 // A call counts as destructive when the version it ran declares `behavior.destructive`.
 const DESTRUCTIVE = Prisma.sql`COALESCE((v.ir -> 'behavior' ->> 'destructive')::boolean, false)`;
