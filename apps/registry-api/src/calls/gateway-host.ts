@@ -32,6 +32,7 @@ import {
   listenForCatalogChanges,
   recordOfRow,
   subscribeWhenReady,
+  type CallRepository,
   type CallRow,
   type CallRun,
   type CatalogListener,
@@ -78,6 +79,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
   readonly catalog: GatewayCatalog;
   readonly dispatcher: CallDispatcher;
   private readonly logger = new Logger('Gateway');
+  private readonly engineLogger = engineLogger(this.logger);
   private readonly instanceId = `api-${randomUUID().slice(0, 8)}`;
   private readonly driver: QueueDriver;
   private readonly cancellation = new CallCancellation();
@@ -104,7 +106,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     this.calls = new CallStore(database.sql, (toolId, version) =>
       this.catalog.versionIr(toolId, version),
     );
-    const logger = engineLogger(this.logger);
+    const logger = this.engineLogger;
     const url = config.REDIS_URL;
     let rateLimiter: RateLimiter = new InMemoryRateLimiter();
     if (url === undefined) {
@@ -148,7 +150,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       approvalTtlMs: options.approvalTtlMs,
     });
     const finished = (message: CallFinishedMessage) => this.bus.emit(message);
-    const runner = (calls: CallStore | ReturnType<typeof withOutcomesWrittenBehind>) =>
+    const runner = (calls: CallRepository) =>
       new CallRunner({
         calls,
         createContext,
@@ -175,7 +177,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       this.catalogListener = await listenForCatalogChanges({
         url: this.config.DATABASE_URL,
         onChange: () => this.catalog.invalidate(),
-        logger: engineLogger(this.logger),
+        logger: this.engineLogger,
       });
     }
     if (this.redis !== undefined) {
