@@ -138,6 +138,7 @@ export {
 } from './executors/executor-config';
 export {
   ToolExecutionError,
+  toolExecutionErrorOf,
   type ExecutorOutcome,
   type ExecutorRequest,
   type ProgressUpdate,
@@ -145,6 +146,24 @@ export {
 } from './executors/executor';
 export { ExecutorRegistry, type ExecutorSet } from './executors/executor-registry';
 export { createHttpExecutor, type HttpExecutorOptions } from './executors/http-executor';
+export {
+  assertEgressAllowed,
+  classifyAddress,
+  describeEgressPolicy,
+  EgressConfigError,
+  EgressDeniedError,
+  egressPolicyFrom,
+  parseEgressAllow,
+  type AddressClass,
+  type EgressAllowRule,
+  type EgressPolicy,
+} from './egress/egress-policy';
+export {
+  createEgressDispatcher,
+  createEgressFetch,
+  resolveEgressAddress,
+  type EgressLookup,
+} from './egress/egress-dispatcher';
 export { createMcpExecutor, type McpExecutorOptions } from './executors/mcp-executor';
 export {
   BuiltinExecutor,
@@ -155,7 +174,9 @@ export {
   staticSecretResolver,
   redactSecrets,
   resolveHeaders,
+  secretReferencesOf,
   type ResolvedHeaders,
+  type SecretReference,
   type SecretResolver,
 } from './executors/secret-resolver';
 

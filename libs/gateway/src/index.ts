@@ -17,6 +17,12 @@ export {
 } from './runner/engine-context';
 export { InMemoryCallRepository } from './runner/in-memory-call.repository';
 export {
+  createGatewayEgress,
+  EgressAllowSetting,
+  gatewayEgressFromSettings,
+  type GatewayEgress,
+} from './egress/gateway-egress';
+export {
   WatchedCalls,
   redisCallEvents,
   type CallEventSinks,

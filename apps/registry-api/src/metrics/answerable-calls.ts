@@ -8,6 +8,7 @@ export const REFUSED_BEFORE_RUN_CODES: readonly string[] = [
   'approval_denied',
   'approval_expired',
   'approval_required',
+  'egress_denied',
   'rate_limited',
   'cancelled',
 ];

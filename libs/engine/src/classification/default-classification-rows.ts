@@ -121,6 +121,16 @@ export const DEFAULT_CLASSIFICATION_ROWS: readonly ClassificationRow[] = [
     user_message: 'The tool refused its credentials.',
   },
   {
+    // Redirects are not followed (a redirect could lead past the egress policy or leak the request's
+    // credentials to another host); the tool's URL should name where it really answers.
+    match: { http_status: { min: 300, max: 399 } },
+    result_code: 'upstream_error',
+    layer: 'return_to_model',
+    retryable: false,
+    user_visible: true,
+    user_message: 'The tool answered with a redirect, which the gateway does not follow.',
+  },
+  {
     match: { http_status: { min: 400, max: 499 } },
     result_code: 'tool_error',
     layer: 'return_to_model',
@@ -138,6 +148,15 @@ export const DEFAULT_CLASSIFICATION_ROWS: readonly ClassificationRow[] = [
     match: { code: 'response_too_large' },
     result_code: 'tool_error',
     layer: 'return_to_model',
+    retryable: false,
+    user_visible: true,
+  },
+  {
+    // Where the tool points is the team's configuration, not something the model can fix or a
+    // retry can change; the message names the host and the setting that allows it.
+    match: { code: 'egress_denied' },
+    result_code: 'egress_denied',
+    layer: 'policy',
     retryable: false,
     user_visible: true,
   },

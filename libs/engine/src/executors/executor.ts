@@ -2,6 +2,7 @@ import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { EngineLogger } from '../telemetry/logger';
 import type { ExecutorConfig, ExecutorKind } from './executor-config';
+import type { SecretResolver } from './secret-resolver';
 
 /** A progress report from a running tool. */
 export interface ProgressUpdate {
@@ -23,6 +24,8 @@ export interface ExecutorRequest<TConfig extends ExecutorConfig = ExecutorConfig
   /** The injected clock, e.g. for `Retry-After` dates. */
   now: () => number;
   logger: EngineLogger;
+  /** The secrets of the team the call runs for; an executor falls back to its own resolver. */
+  secrets?: SecretResolver;
 }
 
 /** What one attempt produced: data (and content blocks) or a failure to classify. */
@@ -60,9 +63,23 @@ export function networkCodeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The ToolExecutionError in an error or its causes: a refusal raised inside a connection attempt
+ * (the egress check in the dispatcher's connector) reaches the executor wrapped by undici or fetch.
+ */
+export function toolExecutionErrorOf(error: unknown): ToolExecutionError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
+    if (current instanceof ToolExecutionError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Turns anything an executor threw into a failure signal. */
 export function failureFromError(error: unknown, signal: AbortSignal): FailureSignal {
-  if (error instanceof ToolExecutionError) return error.signal;
+  const thrown = toolExecutionErrorOf(error);
+  if (thrown !== undefined) return thrown.signal;
   const message = error instanceof Error ? error.message : String(error);
   if (signal.aborted) return { aborted: true, message: 'the call was cancelled' };
   const networkCode = networkCodeOf(error);

@@ -8,7 +8,7 @@ import { ContentBlockSchema } from '@toolgate/toolir';
 import type { ContentBlock } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
-import { failureFromError } from './executor';
+import { failureFromError, toolExecutionErrorOf } from './executor';
 import type { McpExecutorConfig } from './executor-config';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
@@ -19,6 +19,8 @@ export interface McpExecutorOptions {
   secrets?: SecretResolver;
   /** How the gateway introduces itself to upstream servers. */
   clientInfo?: { name: string; version: string };
+  /** The fetch the transport connects with; the egress policy's (createEgressFetch) in the gateway. */
+  fetch?: typeof fetch;
 }
 
 // The engine's own timer decides when an attempt ends; the SDK's default 60 s request timeout must not cut in first.
@@ -71,6 +73,8 @@ function textOf(blocks: readonly ContentBlock[]): string {
 
 function failureFromMcpError(error: unknown, signal: AbortSignal): FailureSignal {
   if (signal.aborted) return { aborted: true, message: 'the call was cancelled' };
+  const thrown = toolExecutionErrorOf(error);
+  if (thrown !== undefined) return thrown.signal;
   if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 100) {
     return { http_status: error.code, message: `the MCP server answered HTTP ${error.code}` };
   }
@@ -93,10 +97,11 @@ async function executeMcp(
   let client: Client | undefined;
   let flush: () => Set<Promise<void>> = () => new Set();
   try {
-    const resolved = await resolveHeaders(config.headers, options.secrets);
+    const resolved = await resolveHeaders(config.headers, request.secrets ?? options.secrets);
     secretValues = resolved.secretValues;
     const transport = new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: resolved.headers },
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     const inFlight = trackSends(transport);
     flush = () => inFlight;

@@ -8,6 +8,7 @@ export const WELL_KNOWN_RESULT_ERROR_CODES = [
   'policy_denied',
   'approval_denied',
   'approval_expired',
+  'egress_denied',
   'rate_limited',
   'timeout',
   'cancelled',
