@@ -28,10 +28,21 @@ export interface ProjectTestOptions {
   serial?: boolean;
   testTimeout?: number;
   globalSetup?: string[];
+  /**
+   * Runs the project's tests more than once in one run, each a named vitest project with its own
+   * files and environment (the registry's integration files run on Postgres and again on PGlite).
+   */
+  variants?: ReadonlyArray<{
+    name: string;
+    include?: string[];
+    exclude?: string[];
+    env?: Record<string, string>;
+  }>;
 }
 
 /** One vitest configuration for every project, so each runs the same way under `nx run-many -t test`. */
 export function defineProjectTestConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+  const include = options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'];
   return defineConfig({
     root: projectDir,
     resolve: { alias: toolgateAliases },
@@ -48,7 +59,8 @@ export function defineProjectTestConfig(projectDir: string, options: ProjectTest
         ]
       : [],
     test: {
-      include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // A variant names its own files: vitest concatenates an extended project's include with the root's.
+      ...(options.variants ? {} : { include }),
       environment: 'node',
       testTimeout: options.testTimeout ?? 20_000,
       hookTimeout: 60_000,
@@ -58,6 +70,19 @@ export function defineProjectTestConfig(projectDir: string, options: ProjectTest
       reporters: ['default', 'json'],
       outputFile: { json: path.join(workspaceRoot, 'tmp/test-results', `${path.basename(projectDir)}.json`) },
       typecheck: { enabled: false },
+      ...(options.variants
+        ? {
+            projects: options.variants.map((variant) => ({
+              extends: true as const,
+              test: {
+                name: variant.name,
+                include: variant.include ?? include,
+                ...(variant.exclude ? { exclude: variant.exclude } : {}),
+                ...(variant.env ? { env: variant.env } : {}),
+              },
+            })),
+          }
+        : {}),
     },
   });
 }

@@ -59,7 +59,9 @@ function stopAll(code: number): never {
 }
 
 /** Builds the console once (a fresh checkout has no .next yet), then serves it with `next start`. */
-async function startConsole(env: NodeJS.ProcessEnv): Promise<void> {
+async function startConsole(apiEnv: NodeJS.ProcessEnv): Promise<void> {
+  // Next prints a telemetry banner and phones home unless told not to; the bundled console is local.
+  const env: NodeJS.ProcessEnv = { ...apiEnv, NEXT_TELEMETRY_DISABLED: '1' };
   if (!existsSync(path.join(consoleDir, '.next', 'BUILD_ID'))) {
     process.stdout.write('Building the console once (next build, a minute or two)...\n');
     const build = spawn(process.execPath, [nextBin, 'build'], {

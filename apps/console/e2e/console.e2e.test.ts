@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { apiRequest, buildConsoleIfStale, freePort, startStack, type Stack } from './stack';
+import {
+  apiRequest,
+  buildConsoleIfStale,
+  freePort,
+  redisReachable,
+  startStack,
+  TEST_REDIS_URL,
+  type Stack,
+  type StackKind,
+} from './stack';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
@@ -19,10 +28,22 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const TOOL_NAME = 'e2e.drop_table';
+/** Both stacks, one after the other (each with its own servers, browsers and screenshots). */
+const KINDS: readonly StackKind[] = ['real', 'embedded'];
 
-if (!existsSync(CHROMIUM)) {
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
   process.stdout.write(
     `console e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium).\n`,
+  );
+}
+// In CI the real stack must run: a missing Redis fails its startStack loudly. Locally it is skipped.
+const inCi = Boolean(process.env['CI']) && process.env['CI'] !== 'false';
+const skipReal = hasChromium && !inCi && !(await redisReachable());
+if (skipReal) {
+  process.stdout.write(
+    `console e2e: the real stack is skipped: no Redis answers at ${TEST_REDIS_URL} ` +
+      `(start one, or set TOOLGATE_TEST_REDIS_URL; in CI this fails instead). The embedded stack still runs.\n`,
   );
 }
 
@@ -34,51 +55,12 @@ interface Session {
   profile: string;
 }
 
-let stack: Stack;
-let executor: Server;
-let executorUrl: string;
-const executed: unknown[] = [];
-const sessions: Session[] = [];
-
-async function openBrowser(): Promise<Session> {
-  const profile = mkdtempSync(path.join(tmpdir(), 'toolgate-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // Chromium logs every refused request; only the two refusals this test provokes on purpose are
-    // expected: the wrong password at sign-in and the viewer's attempt to approve.
-    const provoked =
-      message.text().startsWith('Failed to load resource') &&
-      /\/v1\/console\/session$|\/v1\/approvals\/[^/]+\/decision$/.test(message.location().url);
-    if (!provoked) errors.push(`${message.text()} (${message.location().url})`);
-  });
-  const session = { context, page, errors, profile };
-  sessions.push(session);
-  return session;
-}
-
-async function signIn(session: Session, user: { email: string; password: string }): Promise<void> {
-  const { page } = session;
-  await page.goto(`${stack.consoleUrl}/sign-in`);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Catalog' }).waitFor();
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
-function toolIr(toolId: string, version: string, extra: Record<string, unknown> = {}) {
+function toolIr(
+  toolId: string,
+  version: string,
+  executorUrl: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     schema_version: '1.0',
     id: toolId,
@@ -110,9 +92,59 @@ function toolIr(toolId: string, version: string, extra: Record<string, unknown> 
   };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
+/** The whole scenario against one kind of stack. */
+function scenario(kind: StackKind): void {
+  const screenshots = path.join(SCREENSHOTS, kind);
+  let stack: Stack;
+  let executor: Server;
+  let executorUrl: string;
+  const executed: unknown[] = [];
+  const sessions: Session[] = [];
+
+  async function openBrowser(): Promise<Session> {
+    const profile = mkdtempSync(path.join(tmpdir(), 'toolgate-e2e-profile-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      // Chromium logs every refused request; only the two refusals this test provokes on purpose are
+      // expected: the wrong password at sign-in and the viewer's attempt to approve.
+      const provoked =
+        message.text().startsWith('Failed to load resource') &&
+        /\/v1\/console\/session$|\/v1\/approvals\/[^/]+\/decision$/.test(message.location().url);
+      if (!provoked) errors.push(`${message.text()} (${message.location().url})`);
+    });
+    const session = { context, page, errors, profile };
+    sessions.push(session);
+    return session;
+  }
+
+  async function signIn(
+    session: Session,
+    user: { email: string; password: string },
+  ): Promise<void> {
+    const { page } = session;
+    await page.goto(`${stack.consoleUrl}/sign-in`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Catalog' }).waitFor();
+  }
+
+  async function shot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+  }
+
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    rmSync(screenshots, { recursive: true, force: true });
+    mkdirSync(screenshots, { recursive: true });
     const executorPort = await freePort();
     executor = createServer((request, response) => {
       let body = '';
@@ -125,17 +157,23 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
     });
     await new Promise<void>((resolve) => executor.listen(executorPort, '127.0.0.1', resolve));
     executorUrl = `http://127.0.0.1:${executorPort}`;
-    buildConsoleIfStale();
-    stack = await startStack();
+    const started = Date.now();
+    // Only the test's own executor is allow-listed on the real stack, as an operator would.
+    stack = await startStack(kind, { egressAllow: [`127.0.0.1:${executorPort}`] });
+    process.stdout.write(`e2e: the ${kind} stack answered in ${Date.now() - started} ms\n`);
   }, 600_000);
 
   afterAll(async () => {
+    const stopping = Date.now();
     for (const session of sessions) {
       await session.context.close();
       rmSync(session.profile, { recursive: true, force: true });
     }
     await stack?.stop();
     await new Promise((resolve) => executor?.close(resolve));
+    process.stdout.write(
+      `e2e: the ${kind} stack stopped and cleaned up in ${Date.now() - stopping} ms\n`,
+    );
   });
 
   it('signs in, releases a tool, approves a destructive call and finds it all in the audit trail', async () => {
@@ -143,7 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
       // Leave what each browser showed, and what the servers said, for whoever reads the failure.
       for (const [index, session] of sessions.entries()) {
         await session.page
-          .screenshot({ path: path.join(SCREENSHOTS, `failure-${index}.png`), fullPage: true })
+          .screenshot({ path: path.join(screenshots, `failure-${index}.png`), fullPage: true })
           .catch(() => undefined);
         process.stdout.write(
           `browser ${index} at ${session.page.url()}, errors: ${JSON.stringify(session.errors)}\n`,
@@ -218,7 +256,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
       await page.locator('summary', { hasText: 'Publish a version' }).click();
       await page
         .getByLabel('ToolIR (JSON)')
-        .fill(JSON.stringify(toolIr(toolId, version, extra), null, 2));
+        .fill(JSON.stringify(toolIr(toolId, version, executorUrl, extra), null, 2));
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await page
         .getByRole('button', { name: new RegExp(`^${version.replaceAll('.', '\\.')}`) })
@@ -232,14 +270,24 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
     await page.getByRole('tab', { name: 'anthropic' }).click();
     await shot(page, '02-tool');
 
-    // Release: stable 1.0.0, canary 2.0.0 at 20%, then deprecate 1.0.0 with 2.0.0 as successor.
+    // The first published version became stable on its own; 2.0.0 is not served yet.
+    await page.locator('.page-header strong', { hasText: '1.0.0' }).waitFor();
+
+    // Release: stable 2.0.0 and back to 1.0.0 (Set stable twice), canary 2.0.0 at 20%, then
+    // deprecate 1.0.0 with 2.0.0 as successor.
     await page.getByRole('link', { name: 'Manage release' }).click();
     await page.getByRole('heading', { name: `Release of ${TOOL_NAME}` }).waitFor();
     await page.getByLabel('Version', { exact: true }).selectOption('1.0.0');
-    await page.getByRole('button', { name: 'Set stable' }).click();
-    await page.getByRole('button', { name: 'Yes, set stable' }).click();
-    await page.getByText('Stable is now 1.0.0.').waitFor();
-    await page.locator('.page-header strong', { hasText: '1.0.0' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Set stable' }).isDisabled())
+      .toBe(true);
+    for (const version of ['2.0.0', '1.0.0']) {
+      await page.getByLabel('Version', { exact: true }).selectOption(version);
+      await page.getByRole('button', { name: 'Set stable' }).click();
+      await page.getByRole('button', { name: 'Yes, set stable' }).click();
+      await page.getByText(`Stable is now ${version}.`).waitFor();
+      await page.locator('.page-header strong', { hasText: version }).waitFor();
+    }
     await page.getByLabel('Canary version').selectOption('2.0.0');
     await page.getByLabel('Canary percentage').fill('20');
     await page.getByRole('button', { name: 'Save canary' }).click();
@@ -330,6 +378,17 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
     await decider.page
       .locator('.page-header .badge', { hasText: 'succeeded' })
       .waitFor({ timeout: 30_000 });
+    if (kind === 'real') {
+      // The worker ran it off the queue (the API logs at warn, so this line is the worker's).
+      await expect
+        .poll(() =>
+          stack
+            .logs()
+            .split('\n')
+            .some((line) => line.includes(callId) && line.includes('call finished')),
+        )
+        .toBe(true);
+    }
     // Exactly one run; 2.0.0 (the canary) fills in its dry_run default, 1.0.0 has none.
     expect(executed).toHaveLength(1);
     expect(executed[0]).toMatchObject({ table: 'users', cascade: true });
@@ -383,4 +442,16 @@ describe.skipIf(!existsSync(CHROMIUM))('console end to end', () => {
 
     for (const session of sessions) expect(session.errors, `browser console errors`).toEqual([]);
   });
+}
+
+describe.skipIf(!hasChromium)('console end to end', () => {
+  // One build for both stacks.
+  beforeAll(() => {
+    const building = Date.now();
+    buildConsoleIfStale();
+    process.stdout.write(`e2e: console build checked in ${Date.now() - building} ms\n`);
+  }, 600_000);
+
+  for (const kind of KINDS)
+    describe.skipIf(kind === 'real' && skipReal)(`on the ${kind} stack`, () => scenario(kind));
 });

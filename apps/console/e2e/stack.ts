@@ -1,10 +1,15 @@
 /**
- * The real stack for the console's end-to-end test: a fresh Postgres database, the registry API
- * (tsx, as `npm start` runs it), and the console served by `next start` (built once, rebuilt when
- * a source file is newer than the build).
+ * The stacks the console's end-to-end test runs against, each with the console served by
+ * `next start` (built once, rebuilt when a source file is newer than the build):
+ *
+ * - `real`: a fresh Postgres database, the registry API (tsx, as `npm start` runs it) and a worker
+ *   running the calls the API queues on BullMQ (Redis, under a unique key prefix);
+ * - `embedded`: the default `npm start` brings up: the API on embedded PGlite in a fresh temporary
+ *   directory, no DATABASE_URL, no REDIS_URL, so the API runs calls in-process, and no worker.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 // The e2e runs in Node and drives the real stack: reuse the test database helpers, the worker's
 // Redis helpers (unique prefix, cleanup) and the benches' port and API request helpers rather than
@@ -21,7 +26,7 @@ import {
 import { apiRequest as sendApiRequest, freePort } from '../../../scripts/bench-support';
 /* eslint-enable @nx/enforce-module-boundaries */
 
-export { freePort };
+export { freePort, TEST_REDIS_URL };
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const consoleDir = path.join(root, 'apps/console');
@@ -74,9 +79,11 @@ export function buildConsoleIfStale(): void {
   if (build.status !== 0) throw new Error(`next build failed with ${build.status}`);
 }
 
+/** `real`: Postgres, API and worker on BullMQ; `embedded`: PGlite, the API runs calls itself. */
+export type StackKind = 'real' | 'embedded';
+
 export interface Stack {
-  /** `redis`: API + worker on BullMQ; `embedded`: the API runs calls itself (no Redis reachable). */
-  mode: 'redis' | 'embedded';
+  kind: StackKind;
   apiUrl: string;
   consoleUrl: string;
   adminKey: string;
@@ -90,17 +97,23 @@ function collect(child: ChildProcess, into: string[]): void {
   child.stderr?.on('data', (chunk: Buffer) => into.push(chunk.toString('utf8')));
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+async function stopChild(child: ChildProcess, label: string): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  const timer = setTimeout(() => {
+    process.stdout.write(`e2e: ${label} still running 5 s after SIGTERM; killing it\n`);
+    child.kill('SIGKILL');
+  }, 5_000);
   await exited;
   clearTimeout(timer);
 }
 
-async function redisReachable(): Promise<boolean> {
+/** Whether the test Redis answers a PING within two seconds. */
+export async function redisReachable(): Promise<boolean> {
   const redis = connectTestRedis();
+  // A refused connection is the answer here, not an unhandled error event.
+  redis.on('error', () => undefined);
   try {
     return (
       (await Promise.race([
@@ -131,30 +144,77 @@ function waitForLine(child: ChildProcess, marker: string, output: string[]): Pro
   });
 }
 
-export async function startStack(): Promise<Stack> {
-  const mode = (await redisReachable()) ? 'redis' : 'embedded';
-  if (mode === 'embedded')
-    process.stdout.write(
-      `e2e: no Redis at ${TEST_REDIS_URL}; the API runs calls itself (embedded).\n`,
+/** The environment without what would point a process at another database, queue or data dir. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'QUEUE_PREFIX',
+    'PGLITE_DATA_DIR',
+    'TOOLGATE_EGRESS_ALLOW',
+  ])
+    delete env[name];
+  return env;
+}
+
+export interface StackOptions {
+  /**
+   * TOOLGATE_EGRESS_ALLOW entries for the real stack, a deployment, which refuses loopback and
+   * private addresses otherwise (the embedded default allows them, so it gets none).
+   */
+  egressAllow?: readonly string[];
+}
+
+/**
+ * Starts one stack. The real kind needs Redis: when it does not answer this throws (the caller
+ * decides whether a missing Redis is a skip, locally, or a failure, in CI); it never downgrades.
+ */
+export async function startStack(kind: StackKind, options: StackOptions = {}): Promise<Stack> {
+  if (kind === 'real' && !(await redisReachable()))
+    throw new Error(
+      `the real stack needs Redis at ${TEST_REDIS_URL} (set TOOLGATE_TEST_REDIS_URL), and it does not answer`,
     );
-  const prefix = createTestPrefix();
-  const queue: Record<string, string> =
-    mode === 'redis' ? { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix } : {};
-  const database = randomDatabaseName('console_e2e');
-  const databaseUrl = await createDatabase(database);
+  const output: string[] = [];
+  const cleanups: Array<() => Promise<void> | void> = [];
+  // What each kind sets for the API and the worker: where the data lives, as `npm start` or an
+  // operator would set it up, and the real stack's egress allow-list.
+  const kindEnv: Record<string, string> = {};
+  const queue: Record<string, string> = {};
+  if (kind === 'real') {
+    const prefix = createTestPrefix();
+    const database = randomDatabaseName('console_e2e');
+    kindEnv['DATABASE_URL'] = await createDatabase(database);
+    cleanups.push(() => dropDatabase(database));
+    Object.assign(queue, { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+    if (options.egressAllow?.length)
+      kindEnv['TOOLGATE_EGRESS_ALLOW'] = options.egressAllow.join(',');
+    cleanups.push(async () => {
+      const redis = connectTestRedis();
+      try {
+        await deleteKeys(redis, prefix);
+      } finally {
+        await closeRedis(redis);
+      }
+    });
+  } else {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'toolgate-e2e-pglite-'));
+    kindEnv['PGLITE_DATA_DIR'] = dataDir;
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  }
   const [apiPort, consolePort] = [await freePort(), await freePort()];
   const adminKey = `tgadmin_e2e_${'k'.repeat(40)}`;
   const admin = { email: 'admin@e2e.toolgate.test', password: 'correct horse battery staple' };
-  const output: string[] = [];
   const api = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'apps/registry-api/src/main.ts')],
     {
       cwd: root,
       env: {
-        ...process.env,
+        ...baseEnv(),
+        ...kindEnv,
+        ...queue,
         TSX_TSCONFIG_PATH: path.join(root, 'apps/registry-api/tsconfig.json'),
-        DATABASE_URL: databaseUrl,
         HOST: '127.0.0.1',
         PORT: String(apiPort),
         LOG_LEVEL: 'warn',
@@ -172,7 +232,7 @@ export async function startStack(): Promise<Stack> {
     [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(consolePort)],
     {
       cwd: consoleDir,
-      env: { ...process.env, TOOLGATE_API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...baseEnv(), TOOLGATE_API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -181,20 +241,21 @@ export async function startStack(): Promise<Stack> {
   let worker: ChildProcess | null = null;
   const stop = async () => {
     await Promise.all([
-      stopChild(consoleServer),
-      stopChild(api),
-      ...(worker ? [stopChild(worker)] : []),
+      stopChild(consoleServer, `${kind} console`),
+      stopChild(api, `${kind} registry API`),
+      ...(worker ? [stopChild(worker, `${kind} worker`)] : []),
     ]);
-    await dropDatabase(database);
-    if (mode === 'redis') {
-      const redis = connectTestRedis();
-      await deleteKeys(redis, prefix);
-      await closeRedis(redis);
-    }
+    // Every cleanup runs even when one fails; the first failure is reported.
+    const failures: unknown[] = [];
+    for (const cleanup of [...cleanups].reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw failures[0];
   };
   try {
     await waitFor(`${apiUrl}/healthz`, api, 'registry API');
-    if (mode === 'redis') {
+    if (kind === 'real') {
       // Started after the API has migrated the database the worker records calls in.
       worker = spawn(
         process.execPath,
@@ -202,9 +263,9 @@ export async function startStack(): Promise<Stack> {
         {
           cwd: root,
           env: {
-            ...process.env,
+            ...baseEnv(),
+            ...kindEnv,
             ...queue,
-            DATABASE_URL: databaseUrl,
             LOG_LEVEL: 'info',
             WORKER_CONCURRENCY: '2',
             WORKER_ID: 'console-e2e',
@@ -219,10 +280,10 @@ export async function startStack(): Promise<Stack> {
   } catch (error) {
     await stop();
     throw new Error(
-      `${error instanceof Error ? error.message : String(error)}\n${output.join('')}`,
+      `${kind} stack: ${error instanceof Error ? error.message : String(error)}\n${output.join('')}`,
     );
   }
-  return { mode, apiUrl, consoleUrl, adminKey, admin, logs: () => output.join(''), stop };
+  return { kind, apiUrl, consoleUrl, adminKey, admin, logs: () => output.join(''), stop };
 }
 
 /** Calls the API directly with an API key (the app teams' way in). */

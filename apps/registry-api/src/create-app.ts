@@ -4,23 +4,30 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
-import { createExampleBuiltins } from '@toolgate/gateway';
+import { createExampleBuiltins, gatewayEgressFromSettings } from '@toolgate/gateway';
 import { AppModule } from './app.module';
 import { DEFAULT_APPROVAL_TTL_MS, type GatewayOptions } from './calls/gateway-options';
 import { MAX_WAIT_MS } from './calls/calls.dto';
 import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
+import { installRequestLog } from './logging/request-log';
 import { API_PATHS } from './common/api-paths';
 import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
+import { recordRouteMethods } from './problem/allowed-methods';
+import { writeProblemToSocket } from './problem/problem-details.filter';
 import { addProblemResponses } from './problem/problem-openapi';
 import { ToolException, ToolExceptionCode } from './problem/tool.exception';
 
-/** Longest accepted request target; longer ones get a 414 before any parsing. */
+/**
+ * Longest accepted request target; longer ones get a 414 before any parsing (by the onRequest hook
+ * up to Node's maxHeaderSize, 16 KiB by default, by the clientError handler beyond it).
+ */
 const MAX_URL_LENGTH = 8 * 1024;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,6 +53,10 @@ function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
     // The same example tools a worker runs, so a builtin tool behaves alike wherever it runs.
     builtins: options.builtins ?? createExampleBuiltins(),
     secrets: options.secrets,
+    egress: gatewayEgressFromSettings({
+      embedded: options.database.kind === 'pglite',
+      allow: options.config.TOOLGATE_EGRESS_ALLOW,
+    }),
     approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
     defaultWaitMs: Math.min(options.defaultWaitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS),
     maxWaitMs: MAX_WAIT_MS,
@@ -66,6 +77,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       return typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
     },
     return503OnClosing: true,
+    // installRequestLog writes the one line per request; Fastify's own two would double it.
+    logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: (error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex) =>
+      answerClientError(logger, error, socket),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({
@@ -106,6 +121,57 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
+}
+
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/\d\.\d$/;
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify has a request object, and Fastify's
+ * default clientError handler answers them with plain JSON; here they get the same problem document
+ * as everything else. Node reports a request line and headers past maxHeaderSize alike
+ * (HPE_HEADER_OVERFLOW), so the bytes received tell them apart: a first line that is not a whole,
+ * short request line means the target is too long (414), else the headers are (431).
+ */
+function answerClientError(
+  logger: Logger,
+  error: Error & { code?: string; rawPacket?: unknown },
+  socket: Duplex,
+): void {
+  // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let problem: ToolException;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const received = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+    const lineEnd = received.indexOf('\r\n');
+    const firstLine = lineEnd === -1 ? received : received.slice(0, lineEnd);
+    const targetTooLong =
+      received.length > 0 &&
+      (lineEnd === -1 || firstLine.length > MAX_URL_LENGTH || !REQUEST_LINE.test(firstLine));
+    problem = targetTooLong
+      ? new ToolException(
+          ToolExceptionCode.UriTooLong,
+          `The request target exceeds ${MAX_URL_LENGTH} characters.`,
+        )
+      : new ToolException(
+          ToolExceptionCode.HeadersTooLarge,
+          'The request headers exceed the size this server accepts.',
+        );
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    problem = new ToolException(
+      ToolExceptionCode.RequestTimeout,
+      'The request was not received in time.',
+    );
+  } else {
+    problem = new ToolException(ToolExceptionCode.InvalidRequest, 'The request is not valid HTTP.');
+  }
+  const requestId = randomUUID();
+  // One line, as for any request; the parser's error code says what was wrong.
+  logger.info(
+    { reqId: requestId, code: problem.code, parserError: error.code },
+    'request refused by the HTTP parser',
+  );
+  if (socket.writable) writeProblemToSocket(socket, problem, requestId);
+  else socket.destroy();
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -167,6 +233,8 @@ function installJsonBodyParser(fastify: FastifyInstance): void {
  * both through the exception filters, so parse errors and unknown routes reach ProblemDetailsFilter.
  */
 function installFastifyHooks(fastify: FastifyInstance): void {
+  installRequestLog(fastify);
+  recordRouteMethods(fastify);
   installJsonBodyParser(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -10,6 +10,7 @@ const lines = [
   `  OpenAPI:  ${server.urls.openapi}`,
   `  MCP:      ${server.urls.mcp} (Streamable HTTP)`,
   `  Health:   ${server.urls.health}`,
+  `  ${server.egress}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

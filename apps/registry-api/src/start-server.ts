@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { describeEgressPolicy } from '@toolgate/engine';
+import { GATEWAY_OPTIONS, type GatewayOptions } from './calls/gateway-options';
 import type { AppConfig } from './config/app-config';
 import { API_PATHS, createApp } from './create-app';
 import { openDatabase, type Database, type DatabaseTarget } from './database/database';
@@ -9,6 +11,8 @@ import { MCP_ROUTE } from './mcp/mcp-options';
 export interface RunningServer {
   app: NestFastifyApplication;
   database: Database;
+  /** What tools may connect to (the egress policy), for the start banner. */
+  egress: string;
   /** The URLs that exist, for the start banner. */
   urls: { api: string; docs: string; openapi: string; health: string; mcp: string };
   close(): Promise<void>;
@@ -28,6 +32,8 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const migrations = await database.migrate(config.TOOLGATE_MIGRATIONS_DIR);
     logger.info({ applied: migrations.applied, database: database.kind }, 'database ready');
     const app = await createApp({ config, database, logger });
+    const egress = describeEgressPolicy(app.get<GatewayOptions>(GATEWAY_OPTIONS).egress.policy);
+    logger.info({ egress }, 'egress policy');
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
@@ -36,6 +42,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     return {
       app,
       database,
+      egress,
       urls: {
         api: `${base}/v1`,
         docs: `${base}${API_PATHS.docs}`,

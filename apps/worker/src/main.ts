@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     );
   }
   logger.info(
-    { tracing: tracing.exporting ? config.OTEL_EXPORTER_OTLP_ENDPOINT : 'off' },
+    {
+      tracing: tracing.exporting ? config.OTEL_EXPORTER_OTLP_ENDPOINT : 'off',
+      egress: worker.egress,
+    },
     `worker ready: ${worker.description}`,
   );
 }

@@ -1,15 +1,19 @@
 export {
+  ABANDONED_RUN_ATTEMPTS,
   CALL_STATES,
   CALL_STATUSES,
   FINAL_CALL_STATES,
   STARTABLE_CALL_STATES,
   claimByReading,
+  endLastRun,
   isClaimed,
   type ClaimResult,
   type CallOutcome,
   type CallRecord,
   type CallRepository,
   type CallRun,
+  type CallRunEnd,
+  type CallRunRecord,
   type CallState,
   type NewCall,
 } from './calls/call-repository';
@@ -37,6 +41,7 @@ export {
   toolForTeam,
   type CatalogTool,
   type CatalogVersion,
+  type WireNameMatch,
 } from './catalog/gateway-catalog';
 export {
   CATALOG_CHANNEL,
@@ -73,7 +78,12 @@ export {
   type CallEventMessage,
   type ExecuteToolCallJob,
 } from './queue/gateway-queue';
-export { subscribeWhenReady } from './queue/subscribe-when-ready';
+export {
+  redisAddress,
+  subscribeWhenReady,
+  waitForRedis,
+  type WaitForRedisOptions,
+} from './queue/subscribe-when-ready';
 export {
   DEFAULT_ENQUEUE_OPTIONS,
   DeferJobError,

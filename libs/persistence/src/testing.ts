@@ -14,6 +14,7 @@ export {
   createTestPrefix,
   deleteKeys,
 } from './testing/redis-test-prefix';
+export { createTestRedisServer, freePort, type TestRedisServer } from './testing/redis-server';
 export {
   describeCallRepositoryContract,
   type SeedableCallRepository,

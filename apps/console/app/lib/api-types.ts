@@ -60,7 +60,11 @@ export interface ToolVersion {
 
 export interface Team {
   id: string;
+  slug: string;
   name: string;
+  /** Whoever made a destructive call may decide its approval too (four eyes when false). */
+  allow_self_approval: boolean;
+  created_at: string;
 }
 
 export interface Release extends ReleaseSummary {

@@ -8,6 +8,12 @@ import type { Approval } from '../generated/prisma/client';
 export type ApprovalRow = Approval;
 export type ApprovalStatusValue = Approval['status'];
 
+/** An approval with who made its call and whether the team lets that caller decide it. */
+export type ApprovalForDecision = ApprovalRow & {
+  call: { keyId: string | null; actor: string };
+  team: { allowSelfApproval: boolean };
+};
+
 export interface ApprovalDecisionRow {
   id: string;
   teamId: string | null;
@@ -27,6 +33,16 @@ export class ApprovalsRepository {
   findById(id: string, teamId: string | null): Promise<ApprovalRow | null> {
     return this.database.prisma.approval.findFirst({
       where: { id, ...(teamId === null ? {} : { teamId }) },
+    });
+  }
+
+  findForDecision(id: string, teamId: string | null): Promise<ApprovalForDecision | null> {
+    return this.database.prisma.approval.findFirst({
+      where: { id, ...(teamId === null ? {} : { teamId }) },
+      include: {
+        call: { select: { keyId: true, actor: true } },
+        team: { select: { allowSelfApproval: true } },
+      },
     });
   }
 

@@ -9,10 +9,29 @@ import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import type { ApprovalDecisionDto, ApprovalDto, ListApprovalsQueryDto } from './approvals.dto';
-import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
+import {
+  ApprovalsRepository,
+  type ApprovalForDecision,
+  type ApprovalRow,
+} from './approvals.repository';
 
 // How often open approvals are checked for expiry; a check of the call itself also expires it.
 const EXPIRY_SWEEP_MS = 5_000;
+
+/**
+ * True when the principal made the call the approval is for. `requested_by` is the call's actor
+ * (or, for a call recorded without one, its key id), so the key id and actor of the call row are
+ * compared too.
+ */
+function isRequester(principal: Principal, approval: ApprovalForDecision): boolean {
+  if (principal.actor === approval.requestedBy || principal.actor === approval.call.actor) {
+    return true;
+  }
+  return (
+    principal.keyId !== null &&
+    (principal.keyId === approval.call.keyId || principal.keyId === approval.requestedBy)
+  );
+}
 
 export function approvalToDto(row: ApprovalRow): ApprovalDto {
   return {
@@ -74,6 +93,22 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
    * an approval lets exactly that call run once, a denial becomes its `approval_denied` result.
    */
   async decide(principal: Principal, id: string, body: ApprovalDecisionDto): Promise<ApprovalDto> {
+    const target = await this.approvals.findForDecision(id, principal.teamId);
+    if (target === null) {
+      throw new ToolException(ToolExceptionCode.NotFound, `Approval ${id} was not found.`);
+    }
+    // Four eyes by default, for denials too: a requester that no longer wants its call cancels it
+    // (POST /v1/calls/:id/cancel). The setting is read right before the decision is written, so a
+    // change of it applies from the next decision on.
+    if (!target.team.allowSelfApproval && isRequester(principal, target)) {
+      throw new ToolException(
+        ToolExceptionCode.SelfApprovalForbidden,
+        `Approval ${id} is for a call made by ${target.requestedBy}, which cannot decide it: another ` +
+          'member with the approvals:decide scope must. A team admin can allow self-approval ' +
+          `for the team with PATCH /v1/teams/${target.teamId} {"allow_self_approval": true}.`,
+        { extensions: { requested_by: target.requestedBy } },
+      );
+    }
     const status = body.decision === 'approve' ? 'approved' : 'denied';
     const decided = await this.approvals.decide(
       {
@@ -93,10 +128,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
       },
     );
     if (decided === null) {
-      const existing = await this.approvals.findById(id, principal.teamId);
-      if (existing === null) {
-        throw new ToolException(ToolExceptionCode.NotFound, `Approval ${id} was not found.`);
-      }
+      const existing = (await this.approvals.findById(id, principal.teamId)) ?? target;
       const state = existing.status === 'pending' ? 'expired' : existing.status;
       throw new ToolException(
         ToolExceptionCode.Conflict,

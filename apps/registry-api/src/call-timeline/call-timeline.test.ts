@@ -23,6 +23,7 @@ function call(fields: Partial<TimelineCall> = {}): TimelineCall {
     createdAt: at(0),
     startedAt: at(1),
     finishedAt: at(2),
+    runs: [],
     approval: null,
     ...fields,
   };
@@ -91,5 +92,51 @@ describe('buildCallTimeline', () => {
       type: 'approval_decided',
       detail: { approval_id: approval.id, decision: 'expired', decided_by: null, reason: null },
     });
+  });
+
+  it('shows every pickup of a call a worker left mid-run, with the attempts of each', () => {
+    const runs = [
+      {
+        worker_id: 'worker-a',
+        attempt: 1,
+        run_id: 'r1',
+        started_at: at(1).getTime(),
+        ended: { state: 'abandoned', at: at(5).getTime(), attempts: 1 },
+      },
+      { worker_id: 'worker-b', attempt: 2, run_id: 'r2', started_at: at(5).getTime() },
+    ];
+    const events = buildCallTimeline(call({ runs, attempts: 2, finishedAt: at(6) }));
+    expect(events.map((event) => event.type)).toEqual([
+      'received',
+      'queued',
+      'started',
+      'attempt',
+      'started',
+      'retry',
+      'attempt',
+      'finished',
+    ]);
+    expect(events.filter((event) => event.type === 'started').map((event) => event.detail)).toEqual(
+      [
+        {
+          worker_id: 'worker-a',
+          run_id: 'r1',
+          job_attempt: 1,
+          ended: 'abandoned',
+          ended_at: at(5).toISOString(),
+          attempts: 1,
+        },
+        // Its end is the call's own, which the outcome statement wrote on the row.
+        {
+          worker_id: 'worker-b',
+          run_id: 'r2',
+          job_attempt: 2,
+          ended: 'succeeded',
+          ended_at: at(6).toISOString(),
+          attempts: 1,
+        },
+      ],
+    );
+    expect(events.at(-1)?.detail).toMatchObject({ attempts: 2 });
   });
 });

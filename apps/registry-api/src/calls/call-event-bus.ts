@@ -28,6 +28,7 @@ const SETTLED_TYPES = new Set<string>(['finished', 'awaiting_approval', 'cancell
 export class CallEventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly watchers = new Map<string, Set<Watcher>>();
+  private readonly resyncs = new Set<() => void>();
 
   emit(event: CallEvent): void {
     for (const listener of this.listeners.get(event.call_id) ?? []) {
@@ -53,6 +54,20 @@ export class CallEventBus {
   /** Listens to one call's events; returns the unsubscribe function. */
   subscribe(callId: string, listener: Listener): () => void {
     return add(this.listeners, callId, listener);
+  }
+
+  /**
+   * Tells every stream to re-read its call from the record: events may have been lost (the
+   * connection they come over was down), so the bus alone cannot be trusted to end a stream.
+   */
+  resync(): void {
+    for (const listener of this.resyncs) listener();
+  }
+
+  /** Listens for {@link resync}; returns the unsubscribe function. */
+  onResync(listener: () => void): () => void {
+    this.resyncs.add(listener);
+    return () => this.resyncs.delete(listener);
   }
 
   /** Listens for a call settling (finished, awaiting approval, cancelled); returns the unsubscribe function. */

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { CallEventBus, type CallEvent } from './call-event-bus';
 import type { CallDto } from './calls.dto';
 import { CallsService } from './calls.service';
+import { finalEventOfRow } from './final-call-event';
 import { GatewayHost } from './gateway-host';
 
 /** Where a call's event stream goes (an SSE response in the controller). */
@@ -15,6 +16,10 @@ export interface CallEventSink {
 }
 
 const FINAL = new Set<CallDto['status']>(FINAL_CALL_STATUSES);
+
+// How often an open stream re-reads its call (one row by primary key): the bus may have lost the
+// event that ends it, and a stream must end once its call is final.
+const RECHECK_MS = 1_500;
 
 /** Streams one call: its current state first, then its live events until it is final. */
 @Injectable()
@@ -30,10 +35,15 @@ export class CallEventsService {
     const buffered: CallEvent[] = [];
     let replaying = true;
     let closed = false;
-    const finish = () => {
-      if (closed) return;
+    let stopChecking: () => void = () => undefined;
+    const stop = () => {
       closed = true;
       unsubscribe();
+      stopChecking();
+    };
+    const finish = () => {
+      if (closed) return;
+      stop();
       sink.end();
     };
     const deliver = (event: CallEvent) => {
@@ -47,10 +57,7 @@ export class CallEventsService {
     });
     // Workers publish a call's progress events only while someone streams it.
     this.gateway.watch(callId);
-    sink.onClose(() => {
-      closed = true;
-      unsubscribe();
-    });
+    sink.onClose(stop);
     let call: CallDto;
     try {
       call = await this.calls.get(principal, callId);
@@ -75,5 +82,37 @@ export class CallEventsService {
     }
     replaying = false;
     for (const event of buffered) deliver(event);
+    if (!closed) stopChecking = this.checkFinal(principal, callId, deliver);
+  }
+
+  /**
+   * Re-reads the call on a timer and whenever the bus reconnects, and delivers its final event
+   * from the record once it is final; returns the function that stops it.
+   */
+  private checkFinal(
+    principal: Principal,
+    callId: string,
+    deliver: (event: CallEvent) => void,
+  ): () => void {
+    let reading = false;
+    const check = () => {
+      if (reading) return;
+      reading = true;
+      this.gateway.calls
+        .findById(callId, principal.teamId)
+        .then((row) => {
+          const event = row === undefined ? undefined : finalEventOfRow(row);
+          if (event !== undefined) deliver(event);
+        })
+        // The database may be briefly unreachable too; the next check reads again.
+        .catch(() => undefined)
+        .finally(() => (reading = false));
+    };
+    const timer = setInterval(check, RECHECK_MS);
+    const stopResync = this.bus.onResync(check);
+    return () => {
+      clearInterval(timer);
+      stopResync();
+    };
   }
 }

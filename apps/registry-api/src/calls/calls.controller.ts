@@ -59,7 +59,8 @@ export class CallsController {
       waitMs: body.wait_ms,
       idempotencyKey,
     });
-    void reply.status(outcome.status);
+    // Deprecation / Sunset / Link when a deprecated version served a call, as exports send them.
+    void reply.status(outcome.status).headers(outcome.headers);
     return outcome.body;
   }
 
@@ -80,7 +81,8 @@ export class CallsController {
       waitMs: query.wait_ms,
       idempotencyKey,
     });
-    void reply.status(outcome.status);
+    // Deprecation / Sunset / Link when a deprecated version served a call, as exports send them.
+    void reply.status(outcome.status).headers(outcome.headers);
     return outcome.body;
   }
 

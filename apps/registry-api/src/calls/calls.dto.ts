@@ -2,6 +2,7 @@ import { CALL_STATUSES } from '@toolgate/persistence';
 import { ToolCallIRSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { CursorParamSchema, LimitSchema } from '../common/pagination';
+import type { DeprecationNotice } from '../tools/deprecation-headers';
 
 /** Longest a request may wait for its calls; past it the answer is 202 with the call ids. */
 export const MAX_WAIT_MS = 60_000;
@@ -56,6 +57,8 @@ export interface CallSummaryDto {
   status: (typeof CALL_STATUSES)[number];
   tool: string;
   version: string;
+  /** Present when the version that serves the call is deprecated. */
+  deprecation?: DeprecationNotice;
 }
 
 export interface CallDto {

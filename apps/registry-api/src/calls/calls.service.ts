@@ -28,6 +28,13 @@ import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
 import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import {
+  combinedDeprecationHeaders,
+  deprecationNotice,
+  type VersionLifecycle,
+} from '../tools/deprecation-headers';
+import { lifecycleOf } from '../tools/tool-versions.service';
+import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
 import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
 import { GatewayHost } from './gateway-host';
@@ -38,10 +45,14 @@ const CallCursorSchema = z.strictObject({ created_at: z.iso.datetime(), id: z.uu
 // event from before the subscription, `awaiting_approval` sent just before its outcome is stored).
 const WAIT_POLL_MS = 100;
 
-/** What POST /v1/calls answers: 200 with the results, or 202 while calls are still open. */
-export type SubmitCallsResult =
+/**
+ * What POST /v1/calls answers: 200 with the results, or 202 while calls are still open; `headers`
+ * are the Deprecation / Sunset / Link headers when a deprecated version serves a call.
+ */
+export type SubmitCallsResult = { headers: Record<string, string> } & (
   | { status: 200; body: { results: unknown; calls: CallSummaryDto[] } }
-  | { status: 202; body: { call_ids: string[]; calls: CallSummaryDto[] } };
+  | { status: 202; body: { call_ids: string[]; calls: CallSummaryDto[] } }
+);
 
 export interface SubmitCallsInput {
   /** `ir` for POST /v1/calls/ir: results come back as ToolResultIR. */
@@ -89,8 +100,15 @@ export function callToDto(row: CallRow): CallDto {
   };
 }
 
-function summaryOf(row: CallRow): CallSummaryDto {
-  return { id: row.id, status: row.status, tool: row.toolName, version: row.toolVersion };
+function summaryOf(row: CallRow, lifecycle: VersionLifecycle | null = null): CallSummaryDto {
+  const deprecation = lifecycle === null ? null : deprecationNotice(lifecycle);
+  return {
+    id: row.id,
+    status: row.status,
+    tool: row.toolName,
+    version: row.toolVersion,
+    ...(deprecation === null ? {} : { deprecation }),
+  };
 }
 
 /** The stored result addressed to the model's own call id (the engine ran it under the row id). */
@@ -109,10 +127,12 @@ function isFinal(row: CallRow | undefined): boolean {
 
 @Injectable()
 export class CallsService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(GatewayHost) private readonly gateway: GatewayHost,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
+    @Inject(ToolsRepository) private readonly tools: ToolsRepository,
   ) {}
 
   /** Reads the calls out of a provider payload; anything unreadable is a 4xx and nothing is recorded. */
@@ -133,11 +153,7 @@ export class CallsService {
     }
     // A first read finds the names; the second maps wire names back with the tools' definitions.
     const names = this.parseWith(provider, input.payload, []).calls.map((call) => call.name);
-    const tools = [...(await this.gateway.catalog.callableTools(names, teamId)).values()];
-    const irs = tools.flatMap((tool) => {
-      const row = tool.versions.find((version) => version.version === tool.release?.stableVersion);
-      return row === undefined ? [] : [row.ir];
-    });
+    const irs = await this.toolsNamedOnWire(provider, names, teamId);
     const parsed = this.parseWith(provider, input.payload, irs);
     // Arguments a provider sends as a JSON string were decoded just now: the body guard never saw them.
     for (const [index, call] of parsed.calls.entries()) {
@@ -163,6 +179,47 @@ export class CallsService {
       );
     }
     return { provider, calls: parsed.calls };
+  }
+
+  /**
+   * The definitions that map each name the model sent back to its tool: the exports send a name
+   * the wire refuses as `toWireName`'s rewrite (`orders.refund` -> `orders_refund_71d46ae3`),
+   * and the catalog indexes those with the same function. A wire name that several callable tools
+   * share is refused here, never guessed; a name with no tool is left for `resolve` to report.
+   */
+  private async toolsNamedOnWire(
+    provider: Provider,
+    names: readonly string[],
+    teamId: string,
+  ): Promise<ToolIR[]> {
+    const matches = await this.gateway.catalog.callableByWireName(provider, names, teamId);
+    const issues: ProblemIssue[] = [];
+    const tools = new Map<string, CatalogTool>();
+    names.forEach((name, index) => {
+      const match = matches.get(name);
+      if (match?.kind === 'tool') tools.set(match.tool.id, match.tool);
+      if (match?.kind === 'ambiguous') {
+        issues.push({
+          path: `/calls/${index}/name`,
+          message: `"${name}" names several tools on ${provider} (${match.tools.map((tool) => `"${tool.name}"`).join(', ')}); rename one of them`,
+        });
+      }
+    });
+    if (issues.length > 0) {
+      throw new ToolException(
+        ToolExceptionCode.UnknownTool,
+        'Some calls name tools that cannot be called.',
+        { issues },
+      );
+    }
+    return [...tools.values()].flatMap((tool) => {
+      // Only the name and the strict-mode nulls come from this definition, so a tool without a
+      // stable release still maps back (and `resolve` then says it has none).
+      const row =
+        tool.versions.find((version) => version.version === tool.release?.stableVersion) ??
+        tool.versions[0];
+      return row === undefined ? [] : [row.ir];
+    });
   }
 
   private parseWith(
@@ -263,19 +320,48 @@ export class CallsService {
     else this.gateway.dispatch(fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })));
     const waitMs = Math.min(input.waitMs ?? this.options.defaultWaitMs, this.options.maxWaitMs);
     const settled = await waiter.until(waitMs);
-    const summaries = settled.map(summaryOf);
+    const lifecycles = await this.deprecatedLifecycles(settled, resolved);
+    const summaries = settled.map((row, index) => summaryOf(row, lifecycles[index] ?? null));
+    const headers = combinedDeprecationHeaders(lifecycles.flatMap((entry) => entry ?? []));
     if (!settled.every(isFinal)) {
-      return { status: 202, body: { call_ids: settled.map((row) => row.id), calls: summaries } };
+      return {
+        status: 202,
+        headers,
+        body: { call_ids: settled.map((row) => row.id), calls: summaries },
+      };
     }
     const results = settled.map(wireResultOf);
     return {
       status: 200,
+      headers,
       body: {
         results:
           input.provider === 'ir' ? results : getAdapter(input.provider).resultsToWire(results),
         calls: summaries,
       },
     };
+  }
+
+  /**
+   * The lifecycle of each call's version when it is deprecated, else null (in the rows' order).
+   * The in-memory catalog says which versions are deprecated, so a turn of current versions reads
+   * nothing more; only a deprecated one's row is read, for its successor.
+   */
+  private async deprecatedLifecycles(
+    rows: readonly CallRow[],
+    resolved: readonly ResolvedCall[],
+  ): Promise<Array<VersionLifecycle | null>> {
+    return Promise.all(
+      rows.map(async (row, index) => {
+        // A replayed call keeps the version it was recorded with, which may not be today's.
+        const known = resolved[index]?.tool.versions.find(
+          (entry) => entry.version === row.toolVersion,
+        );
+        if (known?.deprecatedAt === null) return null;
+        const version = await this.tools.findVersion(row.toolId, row.toolVersion);
+        return version === null || version.deprecatedAt === null ? null : lifecycleOf(version);
+      }),
+    );
   }
 
   async get(principal: Principal, id: string): Promise<CallDto> {

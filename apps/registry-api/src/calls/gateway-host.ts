@@ -32,6 +32,7 @@ import {
   listenForCatalogChanges,
   recordOfRow,
   subscribeWhenReady,
+  waitForRedis,
   type CallRepository,
   type CallRow,
   type CallRun,
@@ -123,6 +124,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
         );
       }
       subscriber.on('message', (_channel: string, message: string) => this.received(message));
+      // Events published while the connection was down are gone: streams re-read their calls.
+      subscriber.on('ready', () => this.bus.resync());
       this.redis = { publisher, subscriber };
       // Inline calls share the fleet's limits.
       rateLimiter = new RedisRateLimiter({ redis: publisher, prefix: this.prefix });
@@ -134,7 +137,11 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       });
     }
     const engine: EngineDeps = {
-      executors: createGatewayExecutors({ builtins: options.builtins, secrets: options.secrets }),
+      executors: createGatewayExecutors({
+        builtins: options.builtins,
+        secrets: options.secrets,
+        egress: options.egress,
+      }),
       rateLimiter,
       logger,
       // Events of calls run here: `finished` is announced by the runner once the outcome is stored.
@@ -181,7 +188,10 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       });
     }
     if (this.redis !== undefined) {
-      await subscribeWhenReady(this.redis.subscriber, GatewayChannel.events(this.prefix));
+      // An API started before its Redis waits for it (with ioredis' backoff) instead of failing.
+      const wait = { logger: this.engineLogger };
+      await subscribeWhenReady(this.redis.subscriber, [GatewayChannel.events(this.prefix)], wait);
+      await waitForRedis(this.redis.publisher, wait);
     }
     // Calls recorded but never enqueued (the API stopped in between) are enqueued now, under their
     // own ids, so a job still in the queue is not doubled; running ones are left to stalled-job

@@ -1,4 +1,5 @@
 import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
+import type { GatewayEgress } from '@toolgate/gateway';
 
 /** Nest injection token of the gateway's `GatewayOptions`. */
 export const GATEWAY_OPTIONS = Symbol('toolgate.gateway-options');
@@ -9,6 +10,8 @@ export interface GatewayOptions {
   builtins: BuiltinExecutor;
   /** Resolves `{secret: NAME}` headers of http and mcp tools; none by default. */
   secrets?: SecretResolver | undefined;
+  /** Where tools and imports may connect: every upstream request of this process goes through it. */
+  egress: GatewayEgress;
   /** How long an approval request stays open before the call fails with `approval_expired`. */
   approvalTtlMs: number;
   /** Default and ceiling of `wait_ms` on POST /v1/calls. */

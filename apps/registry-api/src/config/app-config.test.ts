@@ -39,4 +39,13 @@ describe('loadConfig', () => {
       expect(message).not.toContain('short');
     }
   });
+
+  it('refuses an egress allow-list entry it cannot read, naming it, and keeps a good list', () => {
+    expect(() => loadConfig({ TOOLGATE_EGRESS_ALLOW: '10.0.0.0/8, http://oops' })).toThrow(
+      /TOOLGATE_EGRESS_ALLOW.*http:\/\/oops/,
+    );
+    expect(
+      loadConfig({ TOOLGATE_EGRESS_ALLOW: '10.0.0.0/8,[::1]:8080' }).TOOLGATE_EGRESS_ALLOW,
+    ).toBe('10.0.0.0/8,[::1]:8080');
+  });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { EgressAllowSetting } from '@toolgate/gateway';
 import { z } from 'zod';
 
 const optionalString = z
@@ -34,6 +35,12 @@ export const AppConfigSchema = z.object({
   TOOLGATE_ADMIN_KEY: optionalString.pipe(
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
+  /**
+   * Where tools may connect beyond public addresses: hosts, `*.suffix`, IPs or CIDRs, each with an
+   * optional `:port`, comma-separated. On Postgres (a real deployment) loopback and private
+   * addresses are refused unless listed; link-local and cloud metadata always, unless listed.
+   */
+  TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce

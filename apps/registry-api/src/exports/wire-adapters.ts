@@ -1,5 +1,6 @@
-import { getAdapter, type Provider } from '@toolgate/adapters';
+import { AdapterError, getAdapter, type Provider } from '@toolgate/adapters';
 import { ToolgateError, type Issue, type ToolIR } from '@toolgate/toolir';
+import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 
 /** The wire tools of one export and the adapter's report of what the format could not carry. */
 export interface WireTools {
@@ -9,8 +10,25 @@ export interface WireTools {
 }
 
 export function toolsToWire(format: Provider, irs: readonly ToolIR[]): WireTools {
-  const result = getAdapter(format).toolsToWire(irs);
-  return { tools: result.tools, request_options: result.requestOptions, downgrades: result.report };
+  try {
+    const result = getAdapter(format).toolsToWire(irs);
+    return {
+      tools: result.tools,
+      request_options: result.requestOptions,
+      downgrades: result.report,
+    };
+  } catch (error) {
+    // Two tools the wire would name alike: an export cannot hand out a name that calls could not
+    // map back to one tool, so this is the catalog's conflict to fix (rename one), not a 500.
+    if (error instanceof AdapterError && error.code === 'name_collision') {
+      throw new ToolException(
+        ToolExceptionCode.Conflict,
+        `Two tools of this export would share one ${format} tool name; rename one of them.`,
+        { issues: [{ path: '/query/format', message: error.message }], cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** Imports a provider definition; the adapter's complaints come back as issues, never thrown. */

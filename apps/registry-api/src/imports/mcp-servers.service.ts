@@ -131,7 +131,10 @@ export class McpServersService {
     created: boolean,
   ): Promise<McpSyncDto> {
     const headers = headersOf(server);
-    const listed = await listUpstreamTools({ url: server.url, headers }, this.gateway.secrets);
+    const listed = await listUpstreamTools(
+      { url: server.url, headers },
+      { secrets: this.gateway.secrets, egress: this.gateway.egress },
+    );
     const mirrored = new Map(
       (await this.imports.findToolsById(server.tools.map((tool) => tool.toolId))).map((tool) => [
         tool.id,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
+import { GATEWAY_OPTIONS, type GatewayOptions } from '../calls/gateway-options';
 import { ExportCache } from '../exports/export-cache';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import type { ImportOpenApiDto, OpenApiImportDto } from './imports.dto';
+import { assertImportEgress } from './import-egress';
 import { ImportsRepository } from './imports.repository';
 import { loadOpenApiDocument } from './openapi-document';
 import { openApiToTools, type OperationRef } from './openapi-to-tools';
@@ -13,10 +15,12 @@ import { IMPORTED_TOOL_TIMEOUT_MS } from './tool-version-plan';
 
 @Injectable()
 export class OpenApiImportService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ImportsRepository) private readonly imports: ImportsRepository,
     @Inject(TeamsRepository) private readonly teams: TeamsRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
+    @Inject(GATEWAY_OPTIONS) private readonly gateway: GatewayOptions,
   ) {}
 
   /** One tool per operation; every tool, version, release and audit event commits in one transaction. */
@@ -29,6 +33,12 @@ export class OpenApiImportService {
       namePrefix: body.name_prefix,
       secretPrefix: body.secret_prefix,
     });
+    if (converted.baseUrl !== null)
+      await assertImportEgress(
+        this.gateway.egress,
+        converted.baseUrl,
+        body.base_url === undefined ? '/body/document/servers/0/url' : '/body/base_url',
+      );
     const existing = await this.imports.findTools(
       teamId,
       converted.tools.map((tool) => tool.name),

@@ -3,13 +3,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { behaviorFromMcpAnnotations, McpToolSchema } from '@toolgate/adapters';
 import {
   resolveHeaders,
+  toolExecutionErrorOf,
   type HeaderValue,
   type McpExecutorConfig,
   type SecretResolver,
 } from '@toolgate/engine';
 import { isRecord, type ToolBehavior } from '@toolgate/toolir';
+import type { GatewayEgress } from '@toolgate/gateway';
 import type { z } from 'zod';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { egressDenied } from './import-egress';
 import { sanitizeToolName, uniqueName } from './tool-names';
 import type { ToolCandidate } from './tool-version-plan';
 
@@ -27,6 +30,9 @@ const MAX_PAGES = 100;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 function unreachable(url: string, reason: string, cause?: unknown): ToolException {
+  const refused = toolExecutionErrorOf(cause);
+  if (refused?.signal.code === 'egress_denied')
+    return egressDenied('/body/url', refused.message, cause);
   return new ToolException(
     ToolExceptionCode.UpstreamUnavailable,
     `The MCP server at ${url} could not be listed: ${reason}. Check that the URL is the server's Streamable HTTP endpoint, that it is running and reachable from the registry, and that its credential secret is right; then retry. Nothing was changed.`,
@@ -37,11 +43,11 @@ function unreachable(url: string, reason: string, cause?: unknown): ToolExceptio
 /** Every tool of an upstream server (all pages), through the SDK's Client over Streamable HTTP. */
 export async function listUpstreamTools(
   server: UpstreamServer,
-  secrets: SecretResolver | undefined,
+  through: { secrets: SecretResolver | undefined; egress: GatewayEgress },
 ): Promise<{ tools: UpstreamTool[]; invalid: Array<{ upstream_name: string; reason: string }> }> {
   let headers: Record<string, string>;
   try {
-    ({ headers } = await resolveHeaders(server.headers, secrets));
+    ({ headers } = await resolveHeaders(server.headers, through.secrets));
   } catch (error) {
     throw new ToolException(
       ToolExceptionCode.InvalidRequest,
@@ -54,8 +60,10 @@ export async function listUpstreamTools(
     );
   }
   const client = new Client({ name: 'toolgate-registry', version: '0.1.0' });
+  // The egress policy's fetch: the import connects only where a call to the tool could.
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers },
+    fetch: through.egress.fetch,
   });
   try {
     try {

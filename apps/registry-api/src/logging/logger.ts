@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
 /** Paths never written to logs: credentials travel in these. */
@@ -10,12 +10,17 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>): Logger {
-  return pino({
+/** The API's logger; `destination` (default stdout) lets tests read what LOG_LEVEL lets through. */
+export function createLogger(
+  config: Pick<AppConfig, 'LOG_LEVEL'>,
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level: config.LOG_LEVEL,
     base: { service: 'registry-api' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 /** Nest's own messages (bootstrap, route mapping) through the same pino logger. */

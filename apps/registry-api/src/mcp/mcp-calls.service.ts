@@ -11,7 +11,7 @@ import { getAdapter } from '@toolgate/adapters';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { Principal } from '../auth/principal';
 import { CallEventBus } from '../calls/call-event-bus';
-import { MAX_WAIT_MS } from '../calls/calls.dto';
+import { MAX_WAIT_MS, type CallSummaryDto } from '../calls/calls.dto';
 import { FINAL_CALL_STATUSES, type CallRow } from '@toolgate/persistence';
 import { CallsService, wireResultOf } from '../calls/calls.service';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
@@ -75,6 +75,7 @@ export class McpCallsService {
     const callId =
       context.idempotencyKey === undefined ? `mcp_${randomUUID()}` : IDEMPOTENT_CALL_ID;
     let rowId: string;
+    let deprecation: CallSummaryDto['deprecation'];
     try {
       const parsed = await this.calls.parseProviderPayload(principal, {
         provider: 'mcp',
@@ -91,11 +92,15 @@ export class McpCallsService {
       const [summary] = submitted.body.calls;
       if (summary === undefined) throw new Error('a submitted tools/call recorded no call');
       rowId = summary.id;
+      deprecation = summary.deprecation;
     } catch (error) {
       return this.refusal(error);
     }
     const row = await this.follow(principal, rowId, context);
-    return this.resultOf(row);
+    const result = await this.resultOf(row);
+    // What the Deprecation / Sunset / Link headers tell a REST caller, for any outcome of the call.
+    if (deprecation === undefined) return result;
+    return { ...result, _meta: { ...result._meta, [MCP_META.deprecation]: deprecation } };
   }
 
   /** Waits for the call to settle, forwarding its progress and cancelling it when the client does. */

@@ -9,11 +9,24 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ExportsService } from '../exports/exports.service';
-import { MCP_PAGE_SIZE } from './mcp-options';
+import { deprecationNotice } from '../tools/deprecation-headers';
+import { lifecycleOf } from '../tools/tool-versions.service';
+import { ToolsRepository } from '../tools/tools.repository';
+import { MCP_META, MCP_PAGE_SIZE } from './mcp-options';
 
 const CatalogCursorSchema = z.strictObject({ after: z.string().min(1) });
 // The export body is a JSON string built by this process; parsing it checks the MCP Tool shape too.
-const McpExportSchema = z.object({ tools: z.array(ToolSchema) });
+const McpExportSchema = z.object({
+  tools: z.array(ToolSchema),
+  resolution: z.array(
+    z.object({
+      tool_id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      deprecated: z.boolean(),
+    }),
+  ),
+});
 
 type McpTool = ListToolsResult['tools'][number];
 
@@ -29,7 +42,10 @@ function byName(left: McpTool, right: McpTool): number {
  */
 @Injectable()
 export class McpCatalogService {
-  constructor(@Inject(ExportsService) private readonly exportsService: ExportsService) {}
+  constructor(
+    @Inject(ExportsService) private readonly exportsService: ExportsService,
+    @Inject(ToolsRepository) private readonly tools: ToolsRepository,
+  ) {}
 
   async listTools(
     principal: Principal,
@@ -46,15 +62,37 @@ export class McpCatalogService {
       { format: 'mcp' },
       principal.keyId ?? principal.actor,
     );
-    const tools = McpExportSchema.parse(JSON.parse(rendered.body)).tools.sort(byName);
+    const parsed = McpExportSchema.parse(JSON.parse(rendered.body));
+    const tools = parsed.tools.sort(byName);
     const start = after === undefined ? 0 : tools.filter((tool) => tool.name <= after.after).length;
     const page = tools.slice(start, start + pageSize);
     const last = page.at(-1);
     return {
-      tools: page,
+      tools: await this.withDeprecations(page, parsed.resolution),
       ...(start + pageSize < tools.length && last !== undefined
         ? { nextCursor: encodeCursor({ after: last.name }) }
         : {}),
     };
+  }
+
+  /**
+   * Marks the tools listed at a deprecated version with `_meta["toolgate/deprecation"]`, as their
+   * calls' results are. The export says which versions are deprecated; only those rows are read.
+   */
+  private async withDeprecations(
+    page: McpTool[],
+    resolution: z.infer<typeof McpExportSchema>['resolution'],
+  ): Promise<McpTool[]> {
+    return Promise.all(
+      page.map(async (tool) => {
+        const resolved = resolution.find((entry) => entry.name === tool.name);
+        if (resolved?.deprecated !== true) return tool;
+        const row = await this.tools.findVersion(resolved.tool_id, resolved.version);
+        const notice = row === null ? null : deprecationNotice(lifecycleOf(row));
+        return notice === null
+          ? tool
+          : { ...tool, _meta: { ...tool._meta, [MCP_META.deprecation]: notice } };
+      }),
+    );
   }
 }

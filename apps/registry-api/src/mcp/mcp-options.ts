@@ -10,11 +10,15 @@ export const MCP_PAGE_SIZE = 50;
 /** Header naming the conversation a call belongs to (a stateless request has no session to use). */
 export const MCP_CONVERSATION_HEADER = 'x-toolgate-conversation-id';
 
-/** `_meta` keys of the MCP face: one the client may send, two it gets back with a pending call. */
+/**
+ * `_meta` keys of the MCP face: one the client may send, two it gets back with a pending call, and
+ * the deprecation of the version that serves a call or a listed tool.
+ */
 export const MCP_META = {
   idempotencyKey: 'toolgate/idempotency_key',
   callId: 'toolgate/call_id',
   approvalId: 'toolgate/approval_id',
+  deprecation: 'toolgate/deprecation',
 } as const;
 
 /** `_meta` key by which a `tools/call` asks to wait for a pending approval, in ms. */

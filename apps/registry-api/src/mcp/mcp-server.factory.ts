@@ -12,6 +12,7 @@ import { IdempotencyKeySchema, MAX_WAIT_MS } from '../calls/calls.dto';
 import type { Principal } from '../auth/principal';
 import { McpCallsService, type McpCallContext } from './mcp-calls.service';
 import { McpCatalogService } from './mcp-catalog.service';
+import { guardHandlers } from './mcp-errors';
 import { inFlightKey, McpInFlightRegistry } from './mcp-in-flight.registry';
 import { MCP_APPROVAL_WAIT_META, MCP_META, MCP_OPTIONS, type McpOptions } from './mcp-options';
 
@@ -47,10 +48,13 @@ export class McpServerFactory {
   ) {}
 
   create(caller: McpCaller): Server {
-    const server = new Server(SERVER_INFO, {
-      capabilities: { tools: { listChanged: caller.stateful } },
-      instructions: INSTRUCTIONS,
-    });
+    // Every handler's failure reaches the client sanitized and its detail the request's log line.
+    const server = guardHandlers(
+      new Server(SERVER_INFO, {
+        capabilities: { tools: { listChanged: caller.stateful } },
+        instructions: INSTRUCTIONS,
+      }),
+    );
     server.setRequestHandler(ListToolsRequestSchema, (request) =>
       this.catalog.listTools(caller.principal, request.params?.cursor),
     );

@@ -10,7 +10,9 @@ import { CredentialsService } from '../auth/credentials.service';
 import { hasScope, type Principal } from '../auth/principal';
 import { PublicRoute } from '../auth/require-scopes.decorator';
 import { CatalogEventsService, concernsTeam } from '../catalog-events/catalog-events.service';
+import { runInRequestScope } from '../logging/request-log';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { sanitizeTransport, toMcpWireError } from './mcp-errors';
 import { MCP_CONVERSATION_HEADER, MCP_ROUTE } from './mcp-options';
 import { scopesForMessages } from './mcp-scopes';
 import { McpServerFactory } from './mcp-server.factory';
@@ -80,6 +82,7 @@ export class McpController {
     }
     const server = this.servers.create({ principal, conversationId, stateful: false });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    sanitizeTransport(transport);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
@@ -142,6 +145,8 @@ export class McpController {
         this.sessions.add(id, { actor: caller.principal.actor, close });
       },
     });
+    // Every message it sends, errors the SDK raises itself included, passes the sanitizer.
+    sanitizeTransport(transport);
     // DELETE, idle expiry and shutdown all end in the transport closing, which closes the server.
     server.onclose = () => void close();
     const { teamId } = caller.principal;
@@ -172,7 +177,10 @@ export class McpController {
     return session;
   }
 
-  /** From here the transport writes the response (SSE or JSON), not Fastify. */
+  /**
+   * From here the transport writes the response (SSE or JSON), not Fastify. It runs in the request's
+   * scope, so a failure deep in the SDK is logged on this request's line under its id.
+   */
   private async handOver(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -180,21 +188,19 @@ export class McpController {
   ): Promise<void> {
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
-    try {
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'MCP request failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: -32603, message: 'Internal error' },
-            id: null,
-          }),
-        );
+    await runInRequestScope(request, async () => {
+      try {
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        const { code, message, data } = toMcpWireError(error);
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code, message, data }, id: null }),
+          );
+        }
       }
-    }
+    });
   }
 }
 

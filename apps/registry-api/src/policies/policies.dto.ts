@@ -20,6 +20,11 @@ export const TestPolicySchema = z.strictObject({
   /** The text to try; the active policy when absent. */
   text: z.string().min(1).max(MAX_POLICY_TEXT_LENGTH).optional(),
   call: PolicyCallSampleSchema,
+  /**
+   * The team whose tools and active policy the sample call uses. Required for the installation
+   * admin key and console users (they span every team); a team key tests its own team only.
+   */
+  team_id: z.uuid().optional(),
 });
 export type TestPolicyDto = z.infer<typeof TestPolicySchema>;
 

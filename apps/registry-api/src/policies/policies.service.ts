@@ -11,6 +11,8 @@ import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { CatalogSignalRepository } from '../catalog-events/catalog-signal.repository';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { resolveTargetTeamId } from '../teams/resolve-target-team';
+import { TeamsRepository } from '../teams/teams.repository';
 import type { CreatePolicyDto, PolicyDto, TestPolicyDto } from './policies.dto';
 import { PoliciesRepository, policyScope, type PolicyRow } from './policies.repository';
 
@@ -45,10 +47,12 @@ function assertValid(text: string): void {
 
 @Injectable()
 export class PoliciesService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
     @Inject(GatewayHost) private readonly gateway: GatewayHost,
     @Inject(CatalogSignalRepository) private readonly signals: CatalogSignalRepository,
+    @Inject(TeamsRepository) private readonly teams: TeamsRepository,
   ) {}
 
   /** Adds a revision to the caller's scope (the team's, or the installation's for the bootstrap key). */
@@ -98,13 +102,9 @@ export class PoliciesService {
 
   /** The decision a policy text (or the active policy) makes for a sample call; nothing is saved. */
   async test(principal: Principal, body: TestPolicyDto): Promise<PolicyDecision> {
-    if (principal.teamId === null) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        'Testing a call needs a team key: policies decide calls of a team.',
-      );
-    }
-    const teamId = principal.teamId;
+    // Policies decide calls of a team: the sample call is one of the chosen team's (a team key's
+    // own; naming another team is a 404, as if it did not exist).
+    const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const tool = (await this.gateway.catalog.callableTools([body.call.name], teamId)).get(
       body.call.name,
     );

@@ -1,6 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
-import { statusOf, toProblem } from './problem-document';
+import { INTERNAL_ERROR_MESSAGE, statusOf, toProblem } from './problem-document';
 import { ToolException, ToolExceptionCode } from './tool.exception';
 
 describe('toProblem', () => {
@@ -63,7 +63,7 @@ describe('toProblem', () => {
     const hidden = toProblem(new Error('connection string postgres://secret@db'));
     expect(hidden).toMatchObject({
       status: 500,
-      body: { code: 'internal', detail: 'Internal error.' },
+      body: { code: 'internal', detail: INTERNAL_ERROR_MESSAGE },
     });
     expect(JSON.stringify(hidden)).not.toContain('secret');
     expect(toProblem('a string').status).toBe(500);

@@ -31,6 +31,7 @@ const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
   [ToolExceptionCode.InvalidPolicy]: 422,
   [ToolExceptionCode.Unauthenticated]: 401,
   [ToolExceptionCode.Forbidden]: 403,
+  [ToolExceptionCode.SelfApprovalForbidden]: 403,
   [ToolExceptionCode.NotFound]: 404,
   [ToolExceptionCode.VersionNotFound]: 404,
   [ToolExceptionCode.Conflict]: 409,
@@ -39,10 +40,13 @@ const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
   [ToolExceptionCode.PayloadTooLarge]: 413,
   [ToolExceptionCode.UnsupportedMediaType]: 415,
   [ToolExceptionCode.UriTooLong]: 414,
+  [ToolExceptionCode.HeadersTooLarge]: 431,
+  [ToolExceptionCode.RequestTimeout]: 408,
   [ToolExceptionCode.MethodNotAllowed]: 405,
   [ToolExceptionCode.RateLimited]: 429,
   [ToolExceptionCode.Unavailable]: 503,
   [ToolExceptionCode.UpstreamUnavailable]: 502,
+  [ToolExceptionCode.EgressDenied]: 422,
   [ToolExceptionCode.Internal]: 500,
 };
 
@@ -68,6 +72,8 @@ function titleOf(code: ToolExceptionCode): string {
       return 'Authentication required';
     case ToolExceptionCode.Forbidden:
       return 'Missing scope';
+    case ToolExceptionCode.SelfApprovalForbidden:
+      return 'Self-approval not allowed';
     case ToolExceptionCode.NotFound:
       return 'Not found';
     case ToolExceptionCode.VersionNotFound:
@@ -84,6 +90,10 @@ function titleOf(code: ToolExceptionCode): string {
       return 'Unsupported media type';
     case ToolExceptionCode.UriTooLong:
       return 'URI too long';
+    case ToolExceptionCode.HeadersTooLarge:
+      return 'Request header fields too large';
+    case ToolExceptionCode.RequestTimeout:
+      return 'Request timeout';
     case ToolExceptionCode.MethodNotAllowed:
       return 'Method not allowed';
     case ToolExceptionCode.RateLimited:
@@ -92,6 +102,8 @@ function titleOf(code: ToolExceptionCode): string {
       return 'Service unavailable';
     case ToolExceptionCode.UpstreamUnavailable:
       return 'Upstream server unreachable';
+    case ToolExceptionCode.EgressDenied:
+      return 'Address refused by the egress policy';
     case ToolExceptionCode.Internal:
       return 'Internal error';
     default:
@@ -143,35 +155,56 @@ function codeForStatus(status: number): ToolExceptionCode {
   if (status === 403) return ToolExceptionCode.Forbidden;
   if (status === 404) return ToolExceptionCode.NotFound;
   if (status === 405) return ToolExceptionCode.MethodNotAllowed;
+  if (status === 408) return ToolExceptionCode.RequestTimeout;
   if (status === 409) return ToolExceptionCode.Conflict;
   if (status === 413) return ToolExceptionCode.PayloadTooLarge;
   if (status === 414) return ToolExceptionCode.UriTooLong;
   if (status === 415) return ToolExceptionCode.UnsupportedMediaType;
+  if (status === 431) return ToolExceptionCode.HeadersTooLarge;
   if (status === 429) return ToolExceptionCode.RateLimited;
   if (status >= 400 && status < 500) return ToolExceptionCode.InvalidRequest;
   if (status === 503) return ToolExceptionCode.Unavailable;
   return ToolExceptionCode.Internal;
 }
 
-/** Turns anything thrown while serving a request into a problem response; unknown errors hide their internals. */
-export function toProblem(error: unknown): ProblemResponse {
-  if (error instanceof ToolException) return fromToolException(error);
+/** What a client is told when something unexpected failed: no detail, only where the log has it. */
+export const INTERNAL_ERROR_MESSAGE =
+  'An unexpected error occurred; the server log has the details under this request id.';
+
+/**
+ * The one sanitizer: what of an error a client may see, as a ToolException (a code, a message
+ * written for clients, issues, headers). A ToolException is ours and says only what it was written
+ * to say; Nest's and Fastify's own 4xx errors keep their messages; anything else (a database or
+ * driver error, a bug) becomes `internal` with a fixed message, since its message, stack and SQL
+ * name files and tables. Every transport (problem documents, MCP's JSON-RPC errors) goes through it,
+ * and the caller logs the original error with the request id.
+ */
+export function publicErrorOf(error: unknown): ToolException {
+  if (error instanceof ToolException) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const code = codeForStatus(status);
+    if (code === ToolExceptionCode.Internal) return internalError();
     const message = status === 404 ? 'No route matches this method and path.' : error.message;
-    return fromToolException(
-      new ToolException(code, code === ToolExceptionCode.Internal ? 'Internal error.' : message),
-    );
+    return new ToolException(code, message);
   }
   if (typeof error === 'object' && error !== null) {
     const { code, statusCode, message } = error as ErrorWithStatus;
     const text = typeof message === 'string' ? message : 'The request was rejected.';
     const mapped = typeof code === 'string' ? FASTIFY_CODES[code] : undefined;
-    if (mapped !== undefined) return fromToolException(new ToolException(mapped, text));
+    if (mapped !== undefined) return new ToolException(mapped, text);
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-      return fromToolException(new ToolException(codeForStatus(statusCode), text));
+      return new ToolException(codeForStatus(statusCode), text);
     }
   }
-  return fromToolException(new ToolException(ToolExceptionCode.Internal, 'Internal error.'));
+  return internalError();
+}
+
+function internalError(): ToolException {
+  return new ToolException(ToolExceptionCode.Internal, INTERNAL_ERROR_MESSAGE);
+}
+
+/** Turns anything thrown while serving a request into a problem response; unknown errors hide their internals. */
+export function toProblem(error: unknown): ProblemResponse {
+  return fromToolException(publicErrorOf(error));
 }

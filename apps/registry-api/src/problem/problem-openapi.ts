@@ -11,6 +11,10 @@ const PROBLEM_SCHEMA = {
     detail: { type: 'string' },
     code: { type: 'string' },
     instance: { type: 'string' },
+    request_id: {
+      type: 'string',
+      description: 'The x-request-id of the request; the server log has the details under it',
+    },
     errors: {
       type: 'array',
       items: {

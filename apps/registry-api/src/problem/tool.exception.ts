@@ -8,6 +8,8 @@ export enum ToolExceptionCode {
   InvalidPolicy = 'invalid_policy',
   Unauthenticated = 'unauthenticated',
   Forbidden = 'forbidden',
+  /** Four eyes: whoever made a call may not decide its approval unless the team allows it. */
+  SelfApprovalForbidden = 'self_approval_forbidden',
   NotFound = 'not_found',
   VersionNotFound = 'version_not_found',
   Conflict = 'conflict',
@@ -16,11 +18,17 @@ export enum ToolExceptionCode {
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
   UriTooLong = 'uri_too_long',
+  /** The request's headers exceed what the HTTP parser accepts (refused before Fastify sees them). */
+  HeadersTooLarge = 'headers_too_large',
+  /** The client did not send a whole request in time (Node's requestTimeout / headersTimeout). */
+  RequestTimeout = 'request_timeout',
   MethodNotAllowed = 'method_not_allowed',
   RateLimited = 'rate_limited',
   Unavailable = 'unavailable',
   /** An upstream server (an MCP server being imported) could not be reached or answered badly. */
   UpstreamUnavailable = 'upstream_unavailable',
+  /** The address an import would reach is refused by the egress policy (TOOLGATE_EGRESS_ALLOW). */
+  EgressDenied = 'egress_denied',
   Internal = 'internal',
 }
 

@@ -3,7 +3,8 @@ import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { inTransaction } from '../database/transaction';
-import type { Release } from '../generated/prisma/client';
+import type { Prisma, Release } from '../generated/prisma/client';
+import { withStable } from './release-state';
 
 export type ReleaseRow = Release;
 
@@ -12,6 +13,38 @@ export interface ReleaseState {
   canaryVersion: string | null;
   canaryPercent: number;
   previousStableVersion: string | null;
+}
+
+/** The release's state as `withStable` and the audit trail see it. */
+export function releaseStateOf(row: ReleaseRow | null): ReleaseState | null {
+  return row === null
+    ? null
+    : {
+        stableVersion: row.stableVersion,
+        canaryVersion: row.canaryVersion,
+        canaryPercent: row.canaryPercent,
+        previousStableVersion: row.previousStableVersion,
+      };
+}
+
+/**
+ * Makes `version` stable inside a caller's transaction (a publish that releases what it writes);
+ * the release row is locked first so a concurrent release change waits instead of being lost.
+ */
+export async function setStableInTransaction(
+  tx: Prisma.TransactionClient,
+  change: { toolId: string; version: string; updatedBy: string },
+): Promise<{ before: ReleaseState | null; after: ReleaseState; row: ReleaseRow }> {
+  await tx.$queryRaw`SELECT tool_id FROM releases WHERE tool_id = ${change.toolId}::uuid FOR UPDATE`;
+  const before = releaseStateOf(await tx.release.findUnique({ where: { toolId: change.toolId } }));
+  const after = withStable(before, change.version);
+  const data = { ...after, updatedBy: change.updatedBy, updatedAt: new Date() };
+  const row = await tx.release.upsert({
+    where: { toolId: change.toolId },
+    create: { toolId: change.toolId, ...data },
+    update: data,
+  });
+  return { before, after, row };
 }
 
 @Injectable()

@@ -4,7 +4,13 @@ import { ExportCache } from '../exports/export-cache';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { ToolsService } from '../tools/tools.service';
 import type { ReleaseDto, SetCanaryDto, SetStableDto } from './releases.dto';
-import { ReleasesRepository, type ReleaseRow, type ReleaseState } from './releases.repository';
+import { withStable } from './release-state';
+import {
+  releaseStateOf,
+  ReleasesRepository,
+  type ReleaseRow,
+  type ReleaseState,
+} from './releases.repository';
 
 export function releaseToDto(toolId: string, row: ReleaseRow | null): ReleaseDto {
   return {
@@ -16,17 +22,6 @@ export function releaseToDto(toolId: string, row: ReleaseRow | null): ReleaseDto
     updated_by: row?.updatedBy ?? null,
     updated_at: row?.updatedAt.toISOString() ?? null,
   };
-}
-
-function stateOf(row: ReleaseRow | null): ReleaseState | null {
-  return row === null
-    ? null
-    : {
-        stableVersion: row.stableVersion,
-        canaryVersion: row.canaryVersion,
-        canaryPercent: row.canaryPercent,
-        previousStableVersion: row.previousStableVersion,
-      };
 }
 
 type ReleaseAction =
@@ -48,18 +43,9 @@ export class ReleasesService {
   async setStable(principal: Principal, toolId: string, body: SetStableDto): Promise<ReleaseDto> {
     await this.tools.requireOwned(principal, toolId);
     await this.tools.requireServable(toolId, body.version, '/body/version');
-    return this.transition(principal, { toolId, action: 'release.stable_set' }, (current) => {
-      const canaryIsNewStable = current?.canaryVersion === body.version;
-      return {
-        stableVersion: body.version,
-        canaryVersion: canaryIsNewStable ? null : (current?.canaryVersion ?? null),
-        canaryPercent: canaryIsNewStable ? 0 : (current?.canaryPercent ?? 0),
-        previousStableVersion:
-          current?.stableVersion === body.version
-            ? current.previousStableVersion
-            : (current?.stableVersion ?? null),
-      };
-    });
+    return this.transition(principal, { toolId, action: 'release.stable_set' }, (current) =>
+      withStable(current, body.version),
+    );
   }
 
   async setCanary(principal: Principal, toolId: string, body: SetCanaryDto): Promise<ReleaseDto> {
@@ -127,7 +113,7 @@ export class ReleasesService {
     next: (current: ReleaseState | null) => ReleaseState,
   ): Promise<ReleaseDto> {
     const currentRow = await this.releases.find(toolId);
-    const expected = stateOf(currentRow);
+    const expected = releaseStateOf(currentRow);
     const state = next(expected);
     const saved = await this.releases.save(
       toolId,

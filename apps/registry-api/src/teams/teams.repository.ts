@@ -40,6 +40,31 @@ export class TeamsRepository {
     return this.database.prisma.team.findUnique({ where: { id } });
   }
 
+  /**
+   * Changes a team's settings with its audit event, in one transaction; the event is built from
+   * the row as it was, so it records before and after. Null when the team does not exist.
+   */
+  async updateSettings(
+    id: string,
+    settings: { allowSelfApproval?: boolean | undefined },
+    audit: (before: TeamRow) => AuditEntry,
+  ): Promise<TeamRow | null> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const before = await tx.team.findUnique({ where: { id } });
+      if (before === null) return null;
+      const team = await tx.team.update({
+        where: { id },
+        data: {
+          ...(settings.allowSelfApproval === undefined
+            ? {}
+            : { allowSelfApproval: settings.allowSelfApproval }),
+        },
+      });
+      await appendAuditEvent(tx, audit(before));
+      return team;
+    });
+  }
+
   list(teamId: string | null): Promise<TeamRow[]> {
     return this.database.prisma.team.findMany({
       where: teamId === null ? {} : { id: teamId },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import { ownsTeam, type Principal } from '../auth/principal';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type { CreateTeamDto, TeamDto } from './teams.dto';
+import type { CreateTeamDto, TeamDto, UpdateTeamDto } from './teams.dto';
 import { TeamsRepository, type TeamRow } from './teams.repository';
 
 function toDto(team: TeamRow): TeamDto {
@@ -10,6 +10,7 @@ function toDto(team: TeamRow): TeamDto {
     id: team.id,
     slug: team.slug,
     name: team.name,
+    allow_self_approval: team.allowSelfApproval,
     created_at: team.createdAt.toISOString(),
   };
 }
@@ -39,6 +40,33 @@ export class TeamsService {
       },
     );
     return toDto(team);
+  }
+
+  /**
+   * Changes a team's settings: a team's admin key its own team, the installation key and console
+   * admins any team. Another team is a 404, as if it did not exist. Audited as `team.updated`.
+   */
+  async update(principal: Principal, id: string, body: UpdateTeamDto): Promise<TeamDto> {
+    const updated = ownsTeam(principal, id)
+      ? await this.teams.updateSettings(
+          id,
+          { allowSelfApproval: body.allow_self_approval },
+          (before) => ({
+            actor: principal.actor,
+            teamId: id,
+            action: 'team.updated',
+            entityType: 'team',
+            entityId: id,
+            data: {
+              before: { allow_self_approval: before.allowSelfApproval },
+              after: { allow_self_approval: body.allow_self_approval ?? before.allowSelfApproval },
+            },
+          }),
+        )
+      : null;
+    if (updated === null)
+      throw new ToolException(ToolExceptionCode.NotFound, `Team ${id} was not found.`);
+    return toDto(updated);
   }
 
   async list(principal: Principal): Promise<{ items: TeamDto[] }> {

@@ -33,3 +33,51 @@ export function deprecationHeaders(lifecycle: VersionLifecycle): Record<string, 
     headers['link'] = successorLink(lifecycle.toolId, lifecycle.successorVersion);
   return headers;
 }
+
+/**
+ * A deprecated version's lifecycle as a response body or an MCP `_meta` entry carries it, beside
+ * the headers: a response (or an MCP result) may answer for several versions, the headers name one.
+ */
+export interface DeprecationNotice {
+  deprecated_at: string;
+  sunset_at: string | null;
+  /** The version to move to, when the deprecation names one. */
+  successor: string | null;
+}
+
+/** Null for a version that is not deprecated. */
+export function deprecationNotice(lifecycle: VersionLifecycle): DeprecationNotice | null {
+  if (lifecycle.deprecatedAt === null) return null;
+  return {
+    deprecated_at: lifecycle.deprecatedAt.toISOString(),
+    sunset_at: lifecycle.sunsetAt?.toISOString() ?? null,
+    successor: lifecycle.successorVersion,
+  };
+}
+
+/**
+ * The headers of a response served by several versions: `Deprecation` and `Sunset` of the most
+ * urgent deprecated one (the earliest sunset, then the earliest deprecation), as one header can
+ * name one date, and a `successor-version` link for each deprecated tool that names a successor.
+ */
+export function combinedDeprecationHeaders(
+  lifecycles: readonly VersionLifecycle[],
+): Record<string, string> {
+  const deprecated = lifecycles.filter((lifecycle) => lifecycle.deprecatedAt !== null);
+  const earliest = [...deprecated].sort(
+    (left, right) =>
+      (left.sunsetAt?.getTime() ?? Infinity) - (right.sunsetAt?.getTime() ?? Infinity) ||
+      (left.deprecatedAt?.getTime() ?? 0) - (right.deprecatedAt?.getTime() ?? 0),
+  )[0];
+  if (earliest === undefined) return {};
+  const headers = deprecationHeaders(earliest);
+  const links = new Set(
+    deprecated.flatMap((lifecycle) =>
+      lifecycle.successorVersion === null
+        ? []
+        : [successorLink(lifecycle.toolId, lifecycle.successorVersion)],
+    ),
+  );
+  if (links.size > 0) headers['link'] = [...links].join(', ');
+  return headers;
+}

@@ -12,7 +12,17 @@ import {
   type VersionLifecycle,
 } from './deprecation-headers';
 import { diffInputSchemas, type SchemaChange } from './json-schema-diff';
-import type { DeprecateVersionDto, PublishVersionDto, ToolVersionDto } from './tools.dto';
+import type { ReleaseRow } from '../releases/releases.repository';
+import { completeWireDefinition, inheritanceSourceOf, predecessorOf } from './tool-version-fields';
+import type {
+  DeprecateVersionDto,
+  InheritableField,
+  NextStepDto,
+  PublishedVersionDto,
+  PublishFieldsReport,
+  PublishVersionDto,
+  ToolVersionDto,
+} from './tools.dto';
 import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
 import { brownoutsOf, ToolsService } from './tools.service';
 
@@ -97,14 +107,20 @@ export class ToolVersionsService {
     @Inject(ExportCache) private readonly cache: ExportCache,
   ) {}
 
+  /**
+   * Publishes (or drafts) a version. A version is served only once it is stable or canary, so the
+   * answer says whether it is and, if not, which request puts it into rotation; a tool's first
+   * published version becomes stable unless the request says `release: "none"`.
+   */
   async publish(
     principal: Principal,
     toolId: string,
     body: PublishVersionDto,
-  ): Promise<ToolVersionDto> {
+  ): Promise<PublishedVersionDto> {
     const tool = await this.tools.requireOwned(principal, toolId);
-    const ir = this.toToolIR(tool, body);
     const existing = await this.repository.listVersions(toolId);
+    const published = existing.filter((row) => row.status === 'published');
+    const { ir, fields } = this.toToolIR(tool, body, published);
     if (existing.some((row) => row.version === ir.version)) {
       throw new ToolException(
         ToolExceptionCode.Conflict,
@@ -119,10 +135,10 @@ export class ToolVersionsService {
         },
       );
     }
-    const published = existing.filter((row) => row.status === 'published');
     if (body.status === 'published') this.refuseUnannouncedBreaks(ir, published);
     const newest = published.every((row) => compareVersions(row.version, ir.version) < 0);
-    const row = await this.repository.createVersion(
+    const release = releaseOnPublish(body, published.length === 0);
+    const created = await this.repository.createVersion(
       {
         toolId,
         version: ir.version,
@@ -143,16 +159,31 @@ export class ToolVersionsService {
         entityId: toolId,
         data: { version: ir.version, format: 'format' in body ? body.format : 'toolir' },
       },
+      release === undefined
+        ? undefined
+        : {
+            when: release,
+            audit: {
+              actor: principal.actor,
+              teamId: tool.teamId,
+              action: 'release.stable_set',
+              entityType: 'tool',
+              entityId: toolId,
+            },
+          },
     );
     this.cache.invalidate();
-    return versionToDto(row, true);
+    return {
+      ...publishedToDto(created.version, created.release),
+      ...(fields === undefined ? {} : { fields }),
+    };
   }
 
   /** Publishes a draft, with the same breaking-change rule as a direct publish. */
   async publishDraft(
     principal: Principal,
     target: { toolId: string; version: string },
-  ): Promise<ToolVersionDto> {
+  ): Promise<PublishedVersionDto> {
     const tool = await this.tools.requireOwned(principal, target.toolId);
     const row = await this.requireVersion(target.toolId, target.version);
     if (row.status !== 'draft') {
@@ -201,7 +232,8 @@ export class ToolVersionsService {
       );
     }
     this.cache.invalidate();
-    return versionToDto(updated, true);
+    // A draft is published as is: putting it into rotation stays a separate, deliberate step.
+    return publishedToDto(updated, tool.release);
   }
 
   async list(principal: Principal, toolId: string): Promise<{ items: ToolVersionDto[] }> {
@@ -310,64 +342,81 @@ export class ToolVersionsService {
     return row;
   }
 
-  /** Builds and checks the ToolIR of a publish request; every problem is a 422 with paths into the body. */
-  private toToolIR(tool: ToolWithRelease, body: PublishVersionDto): ToolIR {
-    let candidate: unknown;
-    let prefix: string;
+  /**
+   * Builds and checks the ToolIR of a publish request; every problem is one 422 listing them all,
+   * with paths into the body. A wire definition is completed from `published` (see
+   * `completeWireDefinition`) and the answer reports where each missing field came from.
+   */
+  private toToolIR(
+    tool: ToolWithRelease,
+    body: PublishVersionDto,
+    published: readonly ToolVersionRow[],
+  ): { ir: ToolIR; fields?: PublishFieldsReport } {
     if ('ir' in body) {
-      candidate = body.ir;
-      prefix = '/body/ir';
-    } else {
-      const imported = toolFromWire(body.format, body.definition);
-      if (!imported.ok) {
+      const parsed = safeParseToolIR(body.ir);
+      const issues = parsed.ok ? [] : prefixIssues(parsed.issues, '/body/ir');
+      // Identity is checked beside the definition's own problems, so one round fixes everything.
+      const flagged = new Set(issues.map((issue) => issue.path));
+      const { id, name } = body.ir;
+      if (id !== tool.id && !flagged.has('/body/ir/id'))
+        issues.push({ path: '/body/ir/id', message: `must be the tool's stable id ${tool.id}` });
+      if (name !== tool.name && !flagged.has('/body/ir/name'))
+        issues.push({ path: '/body/ir/name', message: `must be the tool's name "${tool.name}"` });
+      if (!parsed.ok || issues.length > 0) {
         throw new ToolException(
           ToolExceptionCode.InvalidToolDefinition,
-          `The ${body.format} definition cannot be imported.`,
-          {
-            issues: prefixIssues(imported.issues, '/body/definition'),
-          },
+          'The tool definition is not valid.',
+          { issues },
         );
       }
-      // The registry owns identity and versioning; the wire format knows neither.
-      candidate = {
-        ...imported.ir,
-        id: tool.id,
-        name: tool.name,
-        version: body.version,
-        tags: tool.tags,
-      };
-      prefix = '/body/definition';
+      return { ir: parsed.value };
     }
-    const parsed = safeParseToolIR(candidate);
+    const imported = toolFromWire(body.format, body.definition);
+    if (!imported.ok) {
+      throw new ToolException(
+        ToolExceptionCode.InvalidToolDefinition,
+        `The ${body.format} definition cannot be imported.`,
+        { issues: prefixIssues(imported.issues, '/body/definition') },
+      );
+    }
+    const completed = completeWireDefinition({
+      imported: imported.ir,
+      overrides: {
+        behavior: body.behavior,
+        constraints: body.constraints,
+        executor: body.executor,
+      },
+      source: inheritanceSourceOf(body.version, published),
+    });
+    // The registry owns identity and versioning; the wire format knows neither.
+    const parsed = safeParseToolIR({
+      ...completed.candidate,
+      id: tool.id,
+      name: tool.name,
+      version: body.version,
+      tags: tool.tags,
+    });
     if (!parsed.ok) {
       throw new ToolException(
         ToolExceptionCode.InvalidToolDefinition,
         'The tool definition is not valid.',
         {
-          issues: prefixIssues(parsed.issues, prefix),
+          issues: parsed.issues.map((issue) => ({
+            path: wireIssuePath(issue.path, completed.fromRequest),
+            message: issue.message,
+          })),
+          // What was inherited or defaulted may be the cause (an inherited `inline` beside a
+          // destructive behavior), so the problem carries the same report as a success.
+          extensions: { fields: completed.fields },
         },
       );
     }
-    const issues: ProblemIssue[] = [];
-    if (parsed.value.id !== tool.id)
-      issues.push({ path: `${prefix}/id`, message: `must be the tool's stable id ${tool.id}` });
-    if (parsed.value.name !== tool.name)
-      issues.push({ path: `${prefix}/name`, message: `must be the tool's name "${tool.name}"` });
-    if (issues.length > 0) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidToolDefinition,
-        'The tool definition does not match the tool.',
-        { issues },
-      );
-    }
-    return parsed.value;
+    return { ir: parsed.value, fields: completed.fields };
   }
 
   /** A breaking change to the arguments without a major bump would break every pinned caller: refuse it. */
   private refuseUnannouncedBreaks(ir: ToolIR, published: readonly ToolVersionRow[]): void {
-    const predecessor = published
-      .filter((row) => compareVersions(row.version, ir.version) < 0)
-      .sort((left, right) => compareVersions(right.version, left.version))[0];
+    const predecessor = predecessorOf(ir.version, published);
     if (!predecessor || allowsBreaking(predecessor.version, ir.version)) return;
     const breaks = diffInputSchemas(parametersOf(predecessor), ir.parameters, '/parameters').filter(
       (change) => change.breaking,
@@ -382,6 +431,70 @@ export class ToolVersionsService {
       },
     );
   }
+}
+
+/**
+ * The release change a publish asks for: explicit `release`, else `stable` for what may be the
+ * tool's first published version (checked again in the transaction), else none. A draft is never
+ * released (the DTO refuses `release: "stable"` beside `status: "draft"`).
+ */
+function releaseOnPublish(
+  body: PublishVersionDto,
+  noPublishedVersion: boolean,
+): 'always' | 'if_first' | undefined {
+  if (body.status !== 'published' || body.release === 'none') return undefined;
+  if (body.release === 'stable') return 'always';
+  return noPublishedVersion ? 'if_first' : undefined;
+}
+
+/** The answer to a publish: the version, whether callers get it, and if not, how they would. */
+export function publishedToDto(row: ToolVersionRow, release: ReleaseRow | null): PublishedVersionDto {
+  const summary = {
+    stable_version: release?.stableVersion ?? null,
+    canary_version: release?.canaryVersion ?? null,
+    canary_percent: release?.canaryPercent ?? 0,
+  };
+  const served =
+    row.status === 'published' &&
+    (summary.stable_version === row.version ||
+      (summary.canary_version === row.version && summary.canary_percent > 0));
+  return {
+    ...versionToDto(row, true),
+    served,
+    release: summary,
+    next: served ? null : nextStep(row, summary.stable_version),
+  };
+}
+
+function nextStep(row: ToolVersionRow, stableVersion: string | null): NextStepDto {
+  const base = `/v1/tools/${row.toolId}`;
+  if (row.status === 'draft') {
+    return {
+      method: 'POST',
+      href: `${base}/versions/${row.version}/publish`,
+      description: `Publish draft ${row.version}; then set it stable or canary to serve it.`,
+    };
+  }
+  return {
+    method: 'PUT',
+    href: `${base}/release/stable`,
+    body: { version: row.version },
+    description:
+      stableVersion === null
+        ? `Serve ${row.version} to every caller (the tool has no stable version yet).`
+        : `Serve ${row.version} to every caller instead of ${stableVersion}, or PUT ${base}/release/canary {version, percent} to serve it to a share first.`,
+  };
+}
+
+/** A problem of the completed wire definition, at its place in the body: a given field, or the definition. */
+function wireIssuePath(path: string, fromRequest: ReadonlySet<InheritableField>): string {
+  const at = (prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
+  if (fromRequest.has('behavior') && at('/behavior')) return `/body${path}`;
+  if (fromRequest.has('constraints') && at('/constraints')) return `/body${path}`;
+  const executor = '/protocol_meta/toolgate/executor';
+  if (fromRequest.has('executor') && at(executor))
+    return `/body/executor${path.slice(executor.length)}`;
+  return `/body/definition${path === '/' ? '' : path}`;
 }
 
 function parametersOf(row: ToolVersionRow): unknown {

@@ -5,6 +5,7 @@ import { DATABASE } from '../database/database.tokens';
 import { inTransaction } from '../database/transaction';
 import { Prisma, type Release, type Tool, type ToolVersion } from '../generated/prisma/client';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { setStableInTransaction } from '../releases/releases.repository';
 
 export type ToolRow = Tool;
 export type ToolVersionRow = ToolVersion;
@@ -48,6 +49,23 @@ export interface CreateVersionRow {
   toolSummary?: { description: string; tags: string[] } | undefined;
 }
 
+/**
+ * Whether a publish also makes its version stable, in the same transaction: `always` (asked for),
+ * or `if_first` (the default for a tool's first published version, decided again under the tool's
+ * row lock so two concurrent "first" publishes cannot both win).
+ */
+export interface PublishRelease {
+  when: 'always' | 'if_first';
+  /** The audit event of the release change; its data (before/after) is filled in here. */
+  audit: Omit<AuditEntry, 'data'>;
+}
+
+export interface CreatedVersion {
+  version: ToolVersionRow;
+  /** The release after the publish (null: the tool has none). */
+  release: Release | null;
+}
+
 export interface DeprecateVersionRow {
   toolId: string;
   version: string;
@@ -70,6 +88,20 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }
 
+/** Whether `created` is its tool's only published version and the tool has no stable version yet. */
+async function isFirstPublished(
+  tx: Prisma.TransactionClient,
+  created: ToolVersionRow,
+): Promise<boolean> {
+  if (created.status !== 'published') return false;
+  const others = await tx.toolVersion.count({
+    where: { toolId: created.toolId, status: 'published', id: { not: created.id } },
+  });
+  if (others > 0) return false;
+  const current = await tx.release.findUnique({ where: { toolId: created.toolId } });
+  return current?.stableVersion == null;
+}
+
 function jsonObject(value: Record<string, unknown>): Prisma.InputJsonObject {
   return value as Prisma.InputJsonObject;
 }
@@ -86,17 +118,51 @@ export class ToolsRepository {
         return tool;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new ToolException(
-          ToolExceptionCode.Conflict,
-          `A tool named "${row.name}" or with id ${row.id} already exists.`,
-          {
-            issues: [{ path: '/body/name', message: 'is already taken in this team' }],
-          },
-        );
-      }
+      if (isUniqueViolation(error)) throw await this.duplicateToolException(row);
       throw error;
     }
+  }
+
+  /** The 409 for a taken id or name, quoting the tool that holds it (not the id the request tried). */
+  private async duplicateToolException(row: CreateToolRow): Promise<ToolException> {
+    const byId = await this.database.prisma.tool.findUnique({
+      where: { id: row.id },
+      select: { id: true, name: true, teamId: true },
+    });
+    const existing =
+      byId ??
+      (await this.database.prisma.tool.findUnique({
+        where: { teamId_name: { teamId: row.teamId, name: row.name } },
+        select: { id: true, name: true, teamId: true },
+      }));
+    if (existing === null) {
+      // Gone again between the failed insert and this read: still a conflict, just nothing to quote.
+      return new ToolException(
+        ToolExceptionCode.Conflict,
+        `A tool named "${row.name}" already exists; retry to see which.`,
+        { issues: [{ path: '/body/name', message: 'is already taken in this team' }] },
+      );
+    }
+    // An id is global: another team's tool is quoted by id only, so its name does not leak.
+    const sameTeam = existing.teamId === row.teamId;
+    const quoted = sameTeam ? { id: existing.id, name: existing.name } : { id: existing.id };
+    return byId
+      ? new ToolException(
+          ToolExceptionCode.Conflict,
+          `A tool with id ${existing.id} already exists.`,
+          {
+            issues: [{ path: '/body/id', message: 'is already taken' }],
+            extensions: { existing_tool: quoted },
+          },
+        )
+      : new ToolException(
+          ToolExceptionCode.Conflict,
+          `A tool named "${existing.name}" already exists in this team: ${existing.id}.`,
+          {
+            issues: [{ path: '/body/name', message: `is already taken by tool ${existing.id}` }],
+            extensions: { existing_tool: quoted },
+          },
+        );
   }
 
   findVisible(id: string, visibility: Visibility): Promise<ToolWithRelease | null> {
@@ -179,10 +245,19 @@ export class ToolsRepository {
     return this.database.prisma.toolVersion.findMany({ where: { toolId: { in: toolIds } } });
   }
 
-  async createVersion(row: CreateVersionRow, audit: AuditEntry): Promise<ToolVersionRow> {
+  /** The version, its audit event and (when asked) the release change commit together or not at all. */
+  async createVersion(
+    row: CreateVersionRow,
+    audit: AuditEntry,
+    release?: PublishRelease,
+  ): Promise<CreatedVersion> {
     const { toolSummary, ...version } = row;
     try {
       return await inTransaction(this.database.prisma, async (tx) => {
+        if (release) {
+          // Serializes publishes of this tool that may release, so "first" is decided once.
+          await tx.$queryRaw`SELECT id FROM tools WHERE id = ${row.toolId}::uuid FOR UPDATE`;
+        }
         const created = await tx.toolVersion.create({
           data: { ...version, ir: jsonObject(version.ir) },
         });
@@ -193,7 +268,22 @@ export class ToolsRepository {
           });
         }
         await appendAuditEvent(tx, audit);
-        return created;
+        if (release && (release.when === 'always' || (await isFirstPublished(tx, created)))) {
+          const change = await setStableInTransaction(tx, {
+            toolId: row.toolId,
+            version: row.version,
+            updatedBy: row.createdBy,
+          });
+          await appendAuditEvent(tx, {
+            ...release.audit,
+            data: { before: change.before, after: change.after },
+          });
+          return { version: created, release: change.row };
+        }
+        return {
+          version: created,
+          release: await tx.release.findUnique({ where: { toolId: row.toolId } }),
+        };
       });
     } catch (error) {
       // The unique index (tool_id, version) arbitrates concurrent publishes: exactly one wins.

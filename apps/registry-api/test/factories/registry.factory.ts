@@ -79,12 +79,14 @@ export async function publish(
   tool: TestTool,
   version: string,
   ir = tool.ir,
+  // A tool's first published version becomes stable unless the publish says `release: 'none'`.
+  options: { release?: 'stable' | 'none' } = {},
 ): Promise<void> {
   const response = await api.request({
     method: 'POST',
     url: `/v1/tools/${tool.id}/versions`,
     key: team.key,
-    body: { ir: ir.version(version).build() },
+    body: { ir: ir.version(version).build(), ...options },
   });
   expect(response.status, response.text).toBe(201);
 }

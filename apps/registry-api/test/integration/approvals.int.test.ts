@@ -34,6 +34,11 @@ afterAll(async () => {
   await api?.close();
 });
 
+/** A second key of the team that may decide approvals: the requester may not (four eyes). */
+async function approverKey(): Promise<string> {
+  return createKey(api, { teamId: team.id, scopes: ['approvals:decide'] });
+}
+
 /** Posts one destructive call and returns its id once it waits for approval. */
 async function requestDrop(
   id: string,
@@ -125,7 +130,7 @@ describe('approvals', () => {
     const decided = await api.request({
       method: 'POST',
       url: `/v1/approvals/${approvalId}/decision`,
-      key: team.key,
+      key: await approverKey(),
       body: { decision: 'deny', reason: 'Not during business hours.' },
     });
     expect(decided.status, decided.text).toBe(200);
@@ -156,7 +161,7 @@ describe('approvals', () => {
     const late = await api.request({
       method: 'POST',
       url: `/v1/approvals/${approvalId}/decision`,
-      key: team.key,
+      key: await approverKey(),
       body: { decision: 'approve' },
     });
     expect(late.status).toBe(409);
@@ -201,5 +206,148 @@ describe('approvals', () => {
       },
     });
     expect(response.status).toBe(202);
+  });
+
+  it('refuses a decision by the key that made the call (four eyes), changing nothing', async () => {
+    const before = runs;
+    const { callId, approvalId } = await requestDrop('toolu_drop_self', 'accounts');
+    for (const decision of ['approve', 'deny']) {
+      const refused = await api.request({
+        method: 'POST',
+        url: `/v1/approvals/${approvalId}/decision`,
+        key: team.key,
+        body: { decision },
+      });
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({
+        status: 403,
+        code: 'self_approval_forbidden',
+        type: 'https://toolgate.dev/problems/self_approval_forbidden',
+        requested_by: expect.stringMatching(/^key:/),
+      });
+      expect(refused.body.detail).toContain('another member');
+      expect(refused.body.detail).toContain('allow_self_approval');
+    }
+    const pending = await api.request({ url: '/v1/approvals?status=pending', key: team.key });
+    expect(pending.body.items).toContainEqual(
+      expect.objectContaining({ id: approvalId, status: 'pending', decided_by: null }),
+    );
+    const audit = await api.request({
+      url: `/v1/audit?entity_type=approval&entity_id=${approvalId}`,
+    });
+    expect(audit.body.items).toEqual([]);
+    expect(runs).toBe(before);
+
+    // Another member decides it.
+    const decided = await api.request({
+      method: 'POST',
+      url: `/v1/approvals/${approvalId}/decision`,
+      key: await approverKey(),
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    await waitForCallStatus(api, { key: team.key, id: callId, statuses: ['succeeded'] });
+    expect(runs).toBe(before + 1);
+  });
+
+  it("lets a team admin allow self-approval with the team's setting, audited", async () => {
+    const own = await createTeam(api);
+    const tool = await createBuiltinTool(api, own, {
+      handler: 'drop',
+      behavior: DESTRUCTIVE_BEHAVIOR,
+    });
+    const read = async () =>
+      (await api.request({ url: '/v1/teams', key: own.key })).body.items[0] as Record<
+        string,
+        unknown
+      >;
+    expect(await read()).toMatchObject({ id: own.id, allow_self_approval: false });
+
+    // Bad input, a key without admin and another team's key change nothing.
+    for (const body of [{}, { allow_self_approval: 'yes' }, { allow_self_approval: true, x: 1 }]) {
+      const bad = await api.request({
+        method: 'PATCH',
+        url: `/v1/teams/${own.id}`,
+        key: own.key,
+        body,
+      });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    const badId = await api.request({
+      method: 'PATCH',
+      url: '/v1/teams/not-a-uuid',
+      key: own.key,
+      body: { allow_self_approval: true },
+    });
+    expect(badId.status).toBe(400);
+    const caller = await createKey(api, {
+      teamId: own.id,
+      scopes: ['calls:execute', 'approvals:decide'],
+    });
+    const notAdmin = await api.request({
+      method: 'PATCH',
+      url: `/v1/teams/${own.id}`,
+      key: caller,
+      body: { allow_self_approval: true },
+    });
+    expect(notAdmin.status).toBe(403);
+    const otherTeam = await api.request({
+      method: 'PATCH',
+      url: `/v1/teams/${own.id}`,
+      key: team.key,
+      body: { allow_self_approval: true },
+    });
+    expect(otherTeam.status).toBe(404);
+    expect(otherTeam.body).toMatchObject({ code: 'not_found' });
+    expect(await read()).toMatchObject({ allow_self_approval: false });
+    const untouched = await api.request({ url: `/v1/audit?entity_type=team&entity_id=${own.id}` });
+    expect(untouched.body.items.map((event: { action: string }) => event.action)).toEqual([
+      'team.created',
+    ]);
+
+    const changed = await api.request({
+      method: 'PATCH',
+      url: `/v1/teams/${own.id}`,
+      key: own.key,
+      body: { allow_self_approval: true },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body).toMatchObject({ id: own.id, allow_self_approval: true });
+    const trail = await api.request({ url: `/v1/audit?entity_type=team&entity_id=${own.id}` });
+    expect(trail.body.items).toContainEqual(
+      expect.objectContaining({
+        action: 'team.updated',
+        actor: expect.stringMatching(/^key:/),
+        data: { before: { allow_self_approval: false }, after: { allow_self_approval: true } },
+      }),
+    );
+
+    // Now the key that made the call may decide it.
+    const before = runs;
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls',
+      key: own.key,
+      body: {
+        provider: 'anthropic',
+        payload: anthropicContent([
+          { id: 'toolu_self_ok', name: tool.name, input: { query: 'tmp' } },
+        ]),
+      },
+    });
+    expect(response.status, response.text).toBe(202);
+    const callId = response.body.call_ids[0] as string;
+    const approval = await api.database.prisma.approval.findUniqueOrThrow({ where: { callId } });
+    const decided = await api.request({
+      method: 'POST',
+      url: `/v1/approvals/${approval.id}/decision`,
+      key: own.key,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    await waitForCallStatus(api, { key: own.key, id: callId, statuses: ['succeeded'] });
+    expect(runs).toBe(before + 1);
   });
 });

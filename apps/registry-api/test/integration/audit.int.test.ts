@@ -1,10 +1,8 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTeam,
   createTool,
   publish,
-  setStable,
   type TestTeam,
   type TestTool,
 } from '../factories/registry.factory';
@@ -20,24 +18,28 @@ beforeAll(async () => {
   team = await createTeam(api);
   other = await createTeam(api);
   tool = await createTool(api, team);
+  // A tool's first published version becomes stable in the same request (release.stable_set).
   await publish(api, team, tool, '1.0.0');
-  await setStable(api, team, tool, '1.0.0');
 });
 afterAll(async () => {
   await api?.close();
 });
 
-async function sql<TRow extends Record<string, unknown>>(
-  text: string,
-  params: unknown[] = [],
-): Promise<TRow[]> {
-  const client = new pg.Client({ connectionString: api.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<TRow>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
+function sql<TRow extends Record<string, unknown>>(text: string): Promise<TRow[]> {
+  return api.sql<TRow>(text);
+}
+
+/** A superuser session that skips triggers, as an attacker with database access would. */
+async function tamper(statement: string): Promise<void> {
+  await api.database.withSession(async (session) => {
+    await session.query(`SET session_replication_role = replica`);
+    try {
+      await session.query(statement);
+    } finally {
+      // On PGlite this is the app's own connection: the triggers must come back.
+      await session.query(`RESET session_replication_role`);
+    }
+  });
 }
 
 describe('audit trail', () => {
@@ -114,15 +116,7 @@ describe('audit trail', () => {
     expect(intact.status).toBe(200);
     expect(intact.body).toMatchObject({ ok: true, first_broken_link: null });
     expect(intact.body.checked).toBe(Number(intact.body.head.seq));
-    // A superuser session that skips triggers, as an attacker with database access would.
-    const client = new pg.Client({ connectionString: api.databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`SET session_replication_role = replica`);
-      await client.query(`UPDATE audit_events SET data = '{"name":"forged"}' WHERE seq = 3`);
-    } finally {
-      await client.end();
-    }
+    await tamper(`UPDATE audit_events SET data = '{"name":"forged"}' WHERE seq = 3`);
     const [row] = await sql<{ id: string }>(
       `SELECT id::text AS id FROM audit_events WHERE seq = 3`,
     );
@@ -135,14 +129,7 @@ describe('audit trail', () => {
   });
 
   it('detects a deleted row as a gap in the chain', async () => {
-    const client = new pg.Client({ connectionString: api.databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`SET session_replication_role = replica`);
-      await client.query(`DELETE FROM audit_events WHERE seq = 1`);
-    } finally {
-      await client.end();
-    }
+    await tamper(`DELETE FROM audit_events WHERE seq = 1`);
     const broken = await api.request({ url: '/v1/audit/verify' });
     expect(broken.body.first_broken_link).toMatchObject({ seq: '2', reason: 'sequence_gap' });
   });

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTeam,
@@ -14,30 +13,26 @@ let api: TestApp;
 let team: TestTeam;
 let released: TestTool;
 let unreleased: TestTool;
-let sql: pg.Client;
 
 const BODY_LIMIT = 64 * 1024;
 
 beforeAll(async () => {
   api = await startTestApp({ BODY_LIMIT: String(BODY_LIMIT) });
-  sql = new pg.Client({ connectionString: api.databaseUrl });
-  await sql.connect();
   team = await createTeam(api);
   released = await createTool(api, team);
   unreleased = await createTool(api, team);
   await publish(api, team, released, '1.0.0');
   await publish(api, team, released, '1.1.0');
   await setStable(api, team, released, '1.0.0');
-  await publish(api, team, unreleased, '1.0.0');
+  await publish(api, team, unreleased, '1.0.0', unreleased.ir, { release: 'none' });
 });
 afterAll(async () => {
-  await sql?.end();
   await api?.close();
 });
 
 /** Everything a request could have changed: row counts, row contents and the audit head. */
 async function snapshot(): Promise<unknown> {
-  const { rows } = await sql.query(`
+  const rows = await api.sql(`
       SELECT
         (SELECT count(*) FROM teams)::int AS teams,
         (SELECT count(*) FROM api_keys)::int AS api_keys,
@@ -1054,6 +1049,25 @@ const cases: BadInputCase[] = [
     status: 409,
     code: 'conflict',
     path: '/body/slug',
+  },
+  {
+    name: 'wrong method on a known path',
+    request: () => ({ method: 'DELETE', url: '/v1/tools', key: team.key }),
+    status: 405,
+    code: 'method_not_allowed',
+  },
+  {
+    name: 'lone surrogate in MCP tools/call arguments',
+    request: () => ({
+      method: 'POST',
+      url: '/mcp',
+      key: team.key,
+      headers: { ...json, accept: 'application/json, text/event-stream' },
+      payload: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${released.name}","arguments":{"q":"\\ud800"}}}`,
+    }),
+    status: 400,
+    code: 'invalid_request',
+    path: '/body/params/arguments/q',
   },
 ];
 

@@ -35,7 +35,10 @@ let worker: WorkerProcess;
 beforeAll(async () => {
   redis = connectTestRedis();
   // No builtins passed: the API runs the same example tools (`toolgate.echo`) as the worker.
-  fleet = await startTestApp({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+  fleet = await startTestApp(
+    { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix },
+    { database: 'postgres' },
+  );
   embedded = await startTestApp({}, { database: 'pglite' });
   worker = await startWorkerProcess({
     name: 'paths-worker',

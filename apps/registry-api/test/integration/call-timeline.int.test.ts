@@ -82,11 +82,18 @@ describe('GET /v1/calls/:callId/timeline', () => {
     expect(events.map((event: { type: string }) => event.type)).toEqual([
       'received',
       'queued',
+      // Each pickup: the one the approval gate stopped, and the one after the decision.
+      'started',
       'awaiting_approval',
       'approval_decided',
       'started',
       'attempt',
       'finished',
+    ]);
+    const starts = events.filter((event: { type: string }) => event.type === 'started');
+    expect(starts.map((event: { detail: { ended: string } }) => event.detail.ended)).toEqual([
+      'awaiting_approval',
+      'succeeded',
     ]);
     const byType = Object.fromEntries(events.map((event: { type: string }) => [event.type, event]));
     expect(byType.received.detail).toMatchObject({

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTeam, type TestTeam } from '../factories/registry.factory';
@@ -95,12 +94,11 @@ function buildUpstream(): McpServer {
 
 let api: TestApp;
 let team: TestTeam;
-let sql: pg.Client;
 let upstream: Server;
 let upstreamUrl: string;
 
 async function snapshot(): Promise<unknown> {
-  const { rows } = await sql.query(`
+  const rows = await api.sql(`
     SELECT
       (SELECT count(*) FROM tools)::int AS tools,
       (SELECT count(*) FROM mcp_servers)::int AS mcp_servers,
@@ -113,8 +111,6 @@ async function snapshot(): Promise<unknown> {
 
 beforeAll(async () => {
   api = await startTestApp();
-  sql = new pg.Client({ connectionString: api.databaseUrl });
-  await sql.connect();
   team = await createTeam(api);
   upstream = createServer((request, response) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -131,7 +127,6 @@ beforeAll(async () => {
 afterAll(async () => {
   upstream?.closeAllConnections();
   await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
-  await sql?.end();
   await api?.close();
 });
 
@@ -294,7 +289,7 @@ describe('upstream MCP servers', () => {
   });
 
   it('leaves unchanged tools untouched on a sync that finds nothing new', async () => {
-    const versionsBefore = await sql.query(
+    const versionsBefore = await api.sql(
       "SELECT md5(string_agg(v::text, '|' ORDER BY v.id)) AS digest FROM tool_versions v",
     );
     const response = await api.request({
@@ -305,10 +300,10 @@ describe('upstream MCP servers', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ added: [], changed: [], removed: [] });
     expect(response.body.unchanged).toHaveLength(3);
-    const versionsAfter = await sql.query(
+    const versionsAfter = await api.sql(
       "SELECT md5(string_agg(v::text, '|' ORDER BY v.id)) AS digest FROM tool_versions v",
     );
-    expect(versionsAfter.rows).toEqual(versionsBefore.rows);
+    expect(versionsAfter).toEqual(versionsBefore);
   });
 
   it('brings a tool back with a new, undeprecated version when the upstream lists it again', async () => {

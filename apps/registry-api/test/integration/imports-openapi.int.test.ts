@@ -6,7 +6,6 @@ import path from 'node:path';
 import { PROVIDERS } from '@toolgate/adapters';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { createTeam, type TestTeam } from '../factories/registry.factory';
@@ -55,7 +54,6 @@ interface StoredIR {
 
 let api: TestApp;
 let team: TestTeam;
-let sql: pg.Client;
 let petstore: Server;
 let petstoreUrl: string;
 const received: Array<{
@@ -115,7 +113,7 @@ function answerPetstore(request: IncomingMessage, response: ServerResponse): voi
 }
 
 async function snapshot(): Promise<unknown> {
-  const { rows } = await sql.query(`
+  const rows = await api.sql(`
     SELECT
       (SELECT count(*) FROM tools)::int AS tools,
       (SELECT count(*) FROM tool_versions)::int AS tool_versions,
@@ -138,8 +136,6 @@ function importPetstore(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   api = await startTestApp();
-  sql = new pg.Client({ connectionString: api.databaseUrl });
-  await sql.connect();
   team = await createTeam(api);
   petstore = createServer(playPetstore);
   await new Promise<void>((resolve) => petstore.listen(0, '127.0.0.1', resolve));
@@ -147,7 +143,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => (petstore ? petstore.close(() => resolve()) : resolve()));
-  await sql?.end();
   await api?.close();
 });
 

@@ -8,6 +8,7 @@ import {
   openAIChatMessage,
 } from '../factories/gateway.factory';
 import { createKey, createTeam, type TestTeam, type TestTool } from '../factories/registry.factory';
+import { createConsoleUser } from '../factories/console.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let api: TestApp;
@@ -91,6 +92,76 @@ describe('policies', () => {
       body: { text: 'forbid(', call: { name: refund.name } },
     });
     expect(invalid.status).toBe(422);
+    expect((await api.request({ url: '/v1/policies', key: team.key })).body.items).toEqual([]);
+  });
+
+  it('tests against a team the admin key or a console admin names; a team key only its own', async () => {
+    const sample = {
+      text: denyText(refund.name),
+      call: { name: refund.name, arguments: { query: 'vip' } },
+    };
+    // The admin key and console users span every team: they name the one to test against.
+    const byAdmin = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      body: { ...sample, team_id: team.id },
+    });
+    expect(byAdmin.status, byAdmin.text).toBe(200);
+    expect(byAdmin.body).toMatchObject({ effect: 'deny', matched_rule: 'no-vip-refunds' });
+    const consoleAdmin = await createConsoleUser(api, 'admin');
+    const byConsole = await consoleAdmin.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      body: { ...sample, team_id: team.id },
+    });
+    expect(byConsole.status, byConsole.text).toBe(200);
+    expect(byConsole.body).toMatchObject({ effect: 'deny', matched_rule: 'no-vip-refunds' });
+
+    // Without a team, with a malformed or unknown one: a problem naming team_id.
+    const unnamed = await api.request({ method: 'POST', url: '/v1/policies/test', body: sample });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.headers['content-type']).toContain('application/problem+json');
+    expect(unnamed.body.errors).toEqual([expect.objectContaining({ path: '/body/team_id' })]);
+    const malformed = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      body: { ...sample, team_id: 'team-1' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors).toEqual([expect.objectContaining({ path: '/body/team_id' })]);
+    const unknown = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      body: { ...sample, team_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('not_found');
+
+    // A team key tests its own team, naming it or not, and cannot pick another.
+    const own = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      key: team.key,
+      body: { ...sample, team_id: team.id },
+    });
+    expect(own.status, own.text).toBe(200);
+    const other = await createTeam(api);
+    const foreign = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      key: other.key,
+      body: { ...sample, team_id: team.id },
+    });
+    expect(foreign.status).toBe(404);
+    // The other team cannot call this team's private tool either.
+    const ownOther = await api.request({
+      method: 'POST',
+      url: '/v1/policies/test',
+      key: other.key,
+      body: sample,
+    });
+    expect(ownOther.status).toBe(422);
+    expect(ownOther.body.code).toBe('unknown_tool');
     expect((await api.request({ url: '/v1/policies', key: team.key })).body.items).toEqual([]);
   });
 

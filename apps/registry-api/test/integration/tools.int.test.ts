@@ -11,7 +11,7 @@ import {
 import { loadConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
 import { openDatabase } from '../../src/database/database';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, testDatabaseKind, type TestApp } from '../support/test-app';
 import { databaseUrl } from '@toolgate/persistence/testing';
 
 let api: TestApp;
@@ -30,7 +30,7 @@ describe('health', () => {
     expect((await api.request({ url: '/healthz', key: null })).body).toEqual({ status: 'ok' });
     const ready = await api.request({ url: '/readyz', key: null });
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', database: 'postgres' });
+    expect(ready.body).toEqual({ status: 'ready', database: testDatabaseKind() });
   });
 
   it('answers readiness with a 503 problem when the database is unreachable', async () => {

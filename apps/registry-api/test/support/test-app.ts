@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -35,6 +35,14 @@ export interface TestApp extends AsyncDisposable {
   databaseName: string;
   databaseUrl: string;
   request(options: InjectOptions): Promise<TestResponse>;
+  /**
+   * Raw SQL on the app's own database, on either kind (a separate connection on Postgres, the one
+   * in-process connection on PGlite: a session setting must be reset before returning).
+   */
+  sql<TRow extends Record<string, unknown> = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<TRow[]>;
   close(): Promise<void>;
 }
 
@@ -46,13 +54,17 @@ export async function startTestApp(
     'builtins' | 'approvalTtlMs' | 'defaultWaitMs'
   > = {},
 ): Promise<TestApp> {
-  if (options.database === 'pglite') return startPgliteTestApp(overrides, options);
+  if ((options.database ?? testDatabaseKind()) === 'pglite')
+    return startPgliteTestApp(overrides, options);
   const databaseName = randomDatabaseName('file');
   const url = await createDatabase(databaseName, inject('templateDatabase'));
   const config: AppConfig = loadConfig({
     DATABASE_URL: url,
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // The local servers tests start stand in for third-party APIs: allow-listed as an operator
+    // would. The egress tests override it with only their own server.
+    TOOLGATE_EGRESS_ALLOW: '127.0.0.1,localhost',
     ...overrides,
   });
   const database = await openDatabase({ kind: 'postgres', url });
@@ -66,7 +78,21 @@ export async function startTestApp(
   });
 }
 
-/** The embedded default: the API on a fresh PGlite directory, migrated as `npm start` migrates it. */
+/**
+ * Which database the suite runs on: CI runs the integration files twice, once on Postgres and once
+ * on PGlite (the embedded default), so a feature that breaks on either is seen.
+ */
+export function testDatabaseKind(): 'postgres' | 'pglite' {
+  return process.env['TOOLGATE_TEST_DATABASE'] === 'pglite' ? 'pglite' : 'postgres';
+}
+
+/**
+ * For the few tests inside an otherwise shared file that need a second process or connection on the
+ * same database, which PGlite (one in-process connection) cannot give: `it.skipIf(onPglite)(...)`.
+ */
+export const onPglite = testDatabaseKind() === 'pglite';
+
+/** The embedded default: the API on a fresh PGlite directory, a copy of one migrated as `npm start` migrates. */
 async function startPgliteTestApp(
   overrides: Partial<Record<string, string>>,
   options: { logger?: Logger } & Pick<
@@ -75,6 +101,8 @@ async function startPgliteTestApp(
   >,
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'toolgate-pglite-'));
+  const template = inject('pgliteTemplate');
+  if (template) await cp(template, dataDir, { recursive: true });
   const config: AppConfig = loadConfig({
     PGLITE_DATA_DIR: dataDir,
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
@@ -82,7 +110,7 @@ async function startPgliteTestApp(
     ...overrides,
   });
   const database = await openDatabase({ kind: 'pglite', dataDir });
-  await database.migrate();
+  if (!template) await database.migrate();
   return startOn({
     config,
     database,
@@ -134,6 +162,7 @@ async function startOn(input: {
     databaseUrl: url,
     close,
     [Symbol.asyncDispose]: close,
+    sql: (text, params = []) => database.withSession((session) => session.query(text, params)),
     async request(options) {
       const headers: Record<string, string> = { ...options.headers };
       const key = options.key === undefined ? ADMIN_KEY : options.key;

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { EgressAllowSetting } from '@toolgate/gateway';
 import { z } from 'zod';
 
 const optionalString = z
@@ -25,6 +26,8 @@ export const WorkerConfigSchema = z.object({
   APPROVAL_TTL_MS: int({ min: 1_000, max: 30 * 24 * 3_600_000, default: 24 * 3_600_000 }),
   /** Calls executed at once by this process. */
   WORKER_CONCURRENCY: int({ min: 1, max: 512, default: 8 }),
+  /** Where tools may connect beyond public addresses (the API's setting; see its README). */
+  TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** OTLP/HTTP collector base URL (`/v1/traces` is appended); traces are only exported when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),

@@ -9,10 +9,12 @@ import type {
   CallRecord,
   CallRepository,
   CallRun,
+  CallRunRecord,
   ClaimResult,
   NewCall,
 } from '@toolgate/persistence';
 import {
+  ABANDONED_RUN_ATTEMPTS,
   CALL_STATES,
   FINAL_CALL_STATES,
   STARTABLE_CALL_STATES,
@@ -24,6 +26,19 @@ const CallRunSchema = z.object({
   attempt: z.number().int(),
   run_id: z.string(),
   started_at: z.number(),
+});
+
+const RunEndSchema = z.object({
+  state: z.enum([
+    'awaiting_approval',
+    'succeeded',
+    'failed',
+    'outcome_unknown',
+    'cancelled',
+    'abandoned',
+  ]),
+  at: z.number(),
+  attempts: z.number().int().min(0),
 });
 
 const CallOutcomeSchema = z.object({
@@ -45,32 +60,45 @@ const StoredCallSchema = z.object({
 });
 
 // Each script reads and writes one call's hash, so the compare-and-set is atomic across workers.
+// The history of pickups is the JSON array in 'runs' (appended as text, so no number is re-encoded
+// by Lua), each pickup's end in 'end:<run id>', and the attempts of all pickups in 'attempts'.
+const APPEND_RUN = `
+local function append_run(key, run)
+  local runs = redis.call('HGET', key, 'runs')
+  if runs then runs = string.sub(runs, 1, -2) .. ',' .. run .. ']' else runs = '[' .. run .. ']' end
+  redis.call('HSET', key, 'runs', runs)
+end`;
+
 const CREATE = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'record', ARGV[1], 'state', 'queued')
 return 1`);
 
-const MARK_STARTED = new LuaScript(`
+const MARK_STARTED = new LuaScript(`${APPEND_RUN}
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return 0 end
 for i = 3, #ARGV do
   if state == ARGV[i] then
     redis.call('HSET', KEYS[1], 'state', 'running', 'run', ARGV[1], 'run_id', ARGV[2])
+    append_run(KEYS[1], ARGV[1])
     return 1
   end
 end
 return 0`);
 
-const TAKE_OVER = new LuaScript(`
+const TAKE_OVER = new LuaScript(`${APPEND_RUN}
 if redis.call('HGET', KEYS[1], 'state') ~= 'running' then return 0 end
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'run', ARGV[2], 'run_id', ARGV[3])
+redis.call('HSET', KEYS[1], 'run', ARGV[2], 'run_id', ARGV[3], 'end:' .. ARGV[1], ARGV[4])
+redis.call('HINCRBY', KEYS[1], 'attempts', ARGV[5])
+append_run(KEYS[1], ARGV[2])
 return 1`);
 
 const RECORD_OUTCOME = new LuaScript(`
 if redis.call('HGET', KEYS[1], 'state') ~= 'running' then return 0 end
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'outcome', ARGV[3])
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'outcome', ARGV[3], 'end:' .. ARGV[1], ARGV[5])
+redis.call('HINCRBY', KEYS[1], 'attempts', ARGV[6])
 if tonumber(ARGV[4]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
 return 1`);
 
@@ -128,6 +156,16 @@ export class RedisCallRepository implements CallRepository {
       hash['outcome'] === undefined
         ? undefined
         : CallOutcomeSchema.parse(JSON.parse(hash['outcome']));
+    const runs: CallRunRecord[] = z
+      .array(CallRunSchema)
+      .parse(JSON.parse(hash['runs'] ?? '[]'))
+      .map((pickup) => {
+        const ended = hash[`end:${pickup.run_id}`];
+        return ended === undefined
+          ? pickup
+          : { ...pickup, ended: RunEndSchema.parse(JSON.parse(ended)) };
+      });
+    const attempts = Number(hash['attempts'] ?? 0);
     return {
       call: stored.call,
       tool: stored.tool,
@@ -135,9 +173,10 @@ export class RedisCallRepository implements CallRepository {
       conversation_id: stored.conversation_id,
       state,
       ...(run === undefined ? {} : { run }),
+      runs,
       ...(outcome === undefined
         ? {}
-        : { outcome: { ...outcome, answered_by: outcome.answered_by } }),
+        : { outcome: { ...outcome, attempts, answered_by: outcome.answered_by } }),
     };
   }
 
@@ -157,7 +196,17 @@ export class RedisCallRepository implements CallRepository {
   async takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean> {
     const result = await TAKE_OVER.run(this.redis, {
       keys: [this.keyOf(callId)],
-      args: [input.previousRunId, JSON.stringify(input.run), input.run.run_id],
+      args: [
+        input.previousRunId,
+        JSON.stringify(input.run),
+        input.run.run_id,
+        JSON.stringify({
+          state: 'abandoned',
+          at: input.run.started_at,
+          attempts: ABANDONED_RUN_ATTEMPTS,
+        }),
+        ABANDONED_RUN_ATTEMPTS,
+      ],
     });
     return result === 1;
   }
@@ -174,6 +223,12 @@ export class RedisCallRepository implements CallRepository {
         input.outcome.status,
         JSON.stringify(input.outcome),
         final ? this.retentionSeconds : 0,
+        JSON.stringify({
+          state: input.outcome.status,
+          at: input.outcome.finished_at,
+          attempts: input.outcome.attempts,
+        }),
+        input.outcome.attempts,
       ],
     });
     return result === 1;

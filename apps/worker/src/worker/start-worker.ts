@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import { InMemoryRateLimiter } from '@toolgate/engine';
+import { describeEgressPolicy, InMemoryRateLimiter } from '@toolgate/engine';
 import type {
   ApprovalGate,
   BuiltinExecutor,
@@ -19,6 +19,7 @@ import {
   createEngineContext,
   createExampleBuiltins,
   createGatewayExecutors,
+  gatewayEgressFromSettings,
   redisCallEvents,
   registryContextFactory,
   type CallFinishedMessage,
@@ -36,6 +37,7 @@ import {
   listenForCatalogChanges,
   pgPoolPort,
   subscribeWhenReady,
+  waitForRedis,
   type CallRepository,
   type CatalogListener,
   type CloseReport,
@@ -72,6 +74,8 @@ export interface WorkerHandle {
   readonly workerId: string;
   /** A one-line account of what the worker consumes, for the start-up log. */
   readonly description: string;
+  /** What the egress policy lets tools reach, for the start log. */
+  readonly egress: string;
   /** Stops taking jobs, lets calls in flight finish within the drain timeout, closes every connection. */
   close(options?: { drainTimeoutMs?: number }): Promise<CloseReport>;
 }
@@ -130,7 +134,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     );
     finished = sinks.finished;
     engineEvents = sinks.engine;
-    subscriber = redis.duplicate();
+    // A worker started before its Redis waits for it: the shared connection first (rate limits,
+    // events), then the subscription; BullMQ's own connections wait in `driver.process` below.
+    await waitForRedis(redis, { logger });
+    // Never give up a SUBSCRIBE: a failed one would leave cancel messages unheard.
+    subscriber = redis.duplicate({ maxRetriesPerRequest: null });
     subscriber.on('error', (error) => logger.error({ err: error }, 'redis subscriber error'));
     const cancelChannel = GatewayChannel.cancel(config.QUEUE_PREFIX);
     subscriber.on('message', (channel: string, callId: string) => {
@@ -140,8 +148,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       }
       if (cancellation.cancel(callId)) logger.info({ call_id: callId }, 'call cancelled');
     });
-    await subscribeWhenReady(subscriber, cancelChannel);
-    await subscriber.subscribe(GatewayChannel.watch(config.QUEUE_PREFIX));
+    await subscribeWhenReady(
+      subscriber,
+      [cancelChannel, GatewayChannel.watch(config.QUEUE_PREFIX)],
+      {
+        logger,
+      },
+    );
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
     driver = new BullMqDriver({
       queue: QueueName.ToolCalls,
@@ -167,10 +180,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   calls = options.decorateCalls?.(calls) ?? calls;
 
   const events = options.events ?? engineEvents;
+  const egress = gatewayEgressFromSettings({
+    embedded: config.DATABASE_URL === undefined,
+    allow: config.TOOLGATE_EGRESS_ALLOW,
+  });
   const engine: EngineDeps = {
     executors: createGatewayExecutors({
       builtins: options.builtins ?? createExampleBuiltins(),
       secrets: options.secrets,
+      egress,
     }),
     rateLimiter,
     logger,
@@ -214,6 +232,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     driver,
     calls,
     workerId: config.WORKER_ID,
+    egress: describeEgressPolicy(egress.policy),
     description: `queue ${config.QUEUE_PREFIX}:${QueueName.ToolCalls} (${where}), concurrency ${config.WORKER_CONCURRENCY}`,
     close: (closeOptions = {}) => {
       closing ??= (async () => {

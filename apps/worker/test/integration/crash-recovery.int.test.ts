@@ -116,13 +116,18 @@ describe('a worker killed with SIGKILL mid-call', () => {
       run: { worker_id: 'worker-b' },
       outcome: {
         status: 'outcome_unknown',
-        attempts: 0,
+        // The killed pickup reached the tool (`starts` is 1): it counts, though it never finished.
+        attempts: 1,
         result: {
           ok: false,
           error: { code: 'outcome_unknown', retryable: false, message: OUTCOME_UNKNOWN_MESSAGE },
         },
       },
     });
+    expect(risky?.runs?.map((run) => [run.worker_id, run.ended?.state])).toEqual([
+      ['worker-a', 'abandoned'],
+      ['worker-b', 'outcome_unknown'],
+    ]);
     expect(await counter('starts', riskyCall.id)).toBe(1);
     expect(await counter('completions', riskyCall.id)).toBe(0);
     expect(await counter('outcomes', riskyCall.id)).toBe(1);

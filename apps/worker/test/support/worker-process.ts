@@ -58,6 +58,8 @@ export async function startWorkerProcess(input: {
       WORKER_MAX_STALLED_COUNT: '2',
       DRAIN_TIMEOUT_MS: '15000',
       LOG_LEVEL: 'info',
+      // The local servers tests start stand in for third-party APIs: allow-listed as an operator would.
+      TOOLGATE_EGRESS_ALLOW: '127.0.0.1,localhost',
       ...input.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

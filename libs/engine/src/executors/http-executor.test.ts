@@ -7,7 +7,7 @@ import type { TestServer } from '../__fixtures__/http-test-server';
 import { executeCall } from '../pipeline/execute-call';
 import { ExecutorConfigSchema, type HttpExecutorConfig } from './executor-config';
 import { createHttpExecutor } from './http-executor';
-import { staticSecretResolver } from './secret-resolver';
+import { secretReferencesOf, staticSecretResolver } from './secret-resolver';
 
 const SECRET = 'sk-live-very-secret-value-123';
 
@@ -101,6 +101,36 @@ describe('http executor', () => {
       url: '/users/u1/notes',
       body: '{"text":"hi"}',
     });
+  });
+
+  it("resolves secrets with the call's own resolver (its team's) before the executor's", async () => {
+    const seen: Array<string | undefined> = [];
+    const server = await serve((request, response) => {
+      seen.push(request.headers['x-api-key'] as string | undefined);
+      response.setHeader('content-type', 'application/json');
+      response.end('{}');
+    });
+    const tool = httpTool({
+      config: {
+        kind: 'http',
+        method: 'GET',
+        url: `${server.url}/x`,
+        headers: { 'X-Api-Key': { secret: 'API_KEY' } },
+      },
+    });
+    const { context } = harnessFor(tool);
+    const teamContext = { ...context, secrets: staticSecretResolver({ API_KEY: 'team-value' }) };
+    expect((await executeCall(callOf('http_tool', {}), teamContext)).result.ok).toBe(true);
+    const other = { ...context, secrets: staticSecretResolver({}) };
+    const refused = await executeCall(callOf('http_tool', {}), other);
+    expect(refused.result).toMatchObject({ ok: false, error: { code: 'secret_unavailable' } });
+    expect(seen).toEqual(['team-value']);
+    const config = ExecutorConfigSchema.parse(tool.protocol_meta?.['toolgate'] !== undefined
+      ? (tool.protocol_meta['toolgate'] as { executor: unknown }).executor
+      : undefined);
+    expect(secretReferencesOf(config)).toEqual([
+      { name: 'API_KEY', pointer: '/headers/X-Api-Key/secret' },
+    ]);
   });
 
   it('keeps secrets out of logs and errors', async () => {

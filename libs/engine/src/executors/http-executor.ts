@@ -116,7 +116,7 @@ async function executeHttp(
       const existing = url.search.replace(/^\?/, '');
       url.search = [existing, ...placed.query].filter((part) => part !== '').join('&');
     }
-    const resolved = await resolveHeaders(config.headers, options.secrets);
+    const resolved = await resolveHeaders(config.headers, request.secrets ?? options.secrets);
     secretValues = resolved.secretValues;
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -1,5 +1,5 @@
 import { ToolExecutionError } from './executor';
-import type { HeaderValue } from './executor-config';
+import type { ExecutorConfig, HeaderValue } from './executor-config';
 
 /** Resolves secret references at call time; values are never logged, stored in results or put in errors. */
 export interface SecretResolver {
@@ -61,4 +61,25 @@ export function redactSecrets<TValue>(value: TValue, secretValues: readonly stri
     return item;
   };
   return redact(value) as TValue;
+}
+
+/** A secret an executor config references, and where: a JSON Pointer into the config. */
+export interface SecretReference {
+  name: string;
+  pointer: string;
+}
+
+/** RFC 6901 §3: `~` and `/` in a reference token are written `~0` and `~1`. */
+function pointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Every `{secret}` reference of an executor config (its header values), in order. */
+export function secretReferencesOf(config: ExecutorConfig): SecretReference[] {
+  if (config.kind === 'builtin') return [];
+  return Object.entries(config.headers).flatMap(([header, value]) =>
+    typeof value === 'string'
+      ? []
+      : [{ name: value.secret, pointer: `/headers/${pointerToken(header)}/secret` }],
+  );
 }

@@ -206,6 +206,7 @@ async function runAttempt(
         now: () => runtime.clock.now(),
         logger: runtime.logger,
         reportProgress: (update) => emit(state, { type: 'progress', tool: tool.name, ...update }),
+        ...(runtime.context.secrets === undefined ? {} : { secrets: runtime.context.secrets }),
       })
       .catch((error: unknown): ExecutorOutcome => ({
         ok: false,

@@ -3,6 +3,7 @@ import type { ToolIR } from '@toolgate/toolir';
 import type { ApprovalGate } from '../approval/approval-gate';
 import type { ClassificationTable } from '../classification/classification-table';
 import type { ExecutorRegistry } from '../executors/executor-registry';
+import type { SecretResolver } from '../executors/secret-resolver';
 import type { PolicyEngine, PolicyPrincipal } from '../policy/policy-engine';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { RetryOptions } from '../retry/backoff';
@@ -30,6 +31,11 @@ export interface ExecutionContext {
   classification?: ClassificationTable;
   /** Who is calling, for policies. */
   caller?: PolicyPrincipal;
+  /**
+   * Resolves the `{secret}` references of this call's executor config: the secrets of the team the
+   * call runs for, so one team never reads another's. Overrides a resolver an executor was built with.
+   */
+  secrets?: SecretResolver;
   clock?: Clock;
   sleep?: Sleep;
   scheduleTimeout?: ScheduleTimeout;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import { createEngineContext } from './engine-context';
 import type { CallRepository, ReceivedJob } from '@toolgate/persistence';
-import { DeferJobError, JobName } from '@toolgate/persistence';
+import { ABANDONED_RUN_ATTEMPTS, DeferJobError, JobName } from '@toolgate/persistence';
 import { CallCancellation } from './call-cancellation';
 import { CallRunner, OUTCOME_UNKNOWN_MESSAGE } from './call-runner';
 import { InMemoryCallRepository } from './in-memory-call.repository';
@@ -143,10 +143,29 @@ describe('CallRunner', () => {
       recovered: true,
     });
     expect(runs).toEqual([call.id]);
-    expect(await calls.getCall(call.id)).toMatchObject({
+    const record = await calls.getCall(call.id);
+    expect(record).toMatchObject({
       state: 'succeeded',
       run: { worker_id: 'worker-b', attempt: 2 },
     });
+    // Both pickups stay in the history; the dead one counts as having reached the tool.
+    expect(record?.runs).toEqual([
+      {
+        worker_id: 'worker-dead',
+        attempt: 1,
+        run_id: 'run-dead',
+        started_at: 400,
+        ended: { state: 'abandoned', at: 1_000, attempts: ABANDONED_RUN_ATTEMPTS },
+      },
+      {
+        worker_id: 'worker-b',
+        attempt: 2,
+        run_id: expect.any(String),
+        started_at: 1_000,
+        ended: { state: 'succeeded', at: 1_000, attempts: 1 },
+      },
+    ]);
+    expect(record?.outcome?.attempts).toBe(ABANDONED_RUN_ATTEMPTS + 1);
   });
 
   it('does not re-run a non-idempotent call left running by a dead worker: outcome_unknown', async () => {
@@ -157,11 +176,17 @@ describe('CallRunner', () => {
 
     await expect(sut.process(jobFor(call.id, 2))).resolves.toEqual({ status: 'outcome_unknown' });
     expect(runs).toEqual([]);
-    expect(await calls.getCall(call.id)).toMatchObject({
+    const record = await calls.getCall(call.id);
+    expect(record?.runs?.map((run) => [run.worker_id, run.started_at, run.ended?.state])).toEqual([
+      ['worker-dead', 400, 'abandoned'],
+      ['worker-b', 1_000, 'outcome_unknown'],
+    ]);
+    expect(record).toMatchObject({
       state: 'outcome_unknown',
       outcome: {
         status: 'outcome_unknown',
-        attempts: 0,
+        // This run did not run the tool; the dead one may have (it is not shown as never run).
+        attempts: ABANDONED_RUN_ATTEMPTS,
         latency_ms: 600,
         result: {
           call_id: call.id,

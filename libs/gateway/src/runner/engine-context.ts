@@ -20,6 +20,7 @@ import type {
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import type { PolicyPrincipal } from '@toolgate/engine';
+import type { GatewayEgress } from '../egress/gateway-egress';
 
 /** A host's long-lived engine ports, shared by every call it executes. */
 export interface EngineDeps {
@@ -118,15 +119,19 @@ export function registryContextFactory(
   };
 }
 
-/** The executors every host runs calls with: its builtin tools, HTTP and MCP, with its secrets. */
+/**
+ * The executors every host runs calls with: its builtin tools, HTTP and MCP, with its secrets, and
+ * every upstream connection through its egress policy (required, so no host can forget it).
+ */
 export function createGatewayExecutors(input: {
   builtins: BuiltinExecutor;
   secrets?: SecretResolver | undefined;
+  egress: GatewayEgress;
 }): ExecutorRegistry {
   const secrets = input.secrets === undefined ? {} : { secrets: input.secrets };
   return new ExecutorRegistry({
     builtin: input.builtins,
-    http: createHttpExecutor(secrets),
-    mcp: createMcpExecutor(secrets),
+    http: createHttpExecutor({ ...secrets, dispatcher: input.egress.dispatcher }),
+    mcp: createMcpExecutor({ ...secrets, fetch: input.egress.fetch }),
   });
 }

@@ -6,11 +6,18 @@ import type {
   ClaimResult,
   NewCall,
 } from '@toolgate/persistence';
-import { STARTABLE_CALL_STATES, claimByReading } from '@toolgate/persistence';
+import {
+  ABANDONED_RUN_ATTEMPTS,
+  STARTABLE_CALL_STATES,
+  claimByReading,
+  endLastRun,
+} from '@toolgate/persistence';
 
 /** Call records in this process's memory: for unit tests and the embedded mode (calls do not survive a restart). */
 export class InMemoryCallRepository implements CallRepository {
   private readonly records = new Map<string, CallRecord>();
+  // Executor attempts of every pickup so far (the `attempts` column of the calls table).
+  private readonly attempts = new Map<string, number>();
 
   /** Records a new call as `queued`; an existing id is left as it is (returns false). */
   create(input: NewCall): Promise<boolean> {
@@ -41,6 +48,7 @@ export class InMemoryCallRepository implements CallRepository {
       return Promise.resolve(false);
     record.state = 'running';
     record.run = { ...run };
+    record.runs = [...(record.runs ?? []), { ...run }];
     return Promise.resolve(true);
   }
 
@@ -49,6 +57,16 @@ export class InMemoryCallRepository implements CallRepository {
     if (record?.state !== 'running' || record.run?.run_id !== input.previousRunId)
       return Promise.resolve(false);
     record.run = { ...input.run };
+    // The pickup that stopped mid-call stays in the history, and counts toward the attempts.
+    record.runs = [
+      ...endLastRun(record.runs ?? [], {
+        state: 'abandoned',
+        at: input.run.started_at,
+        attempts: ABANDONED_RUN_ATTEMPTS,
+      }),
+      { ...input.run },
+    ];
+    this.attempts.set(callId, (this.attempts.get(callId) ?? 0) + ABANDONED_RUN_ATTEMPTS);
     return Promise.resolve(true);
   }
 
@@ -56,8 +74,17 @@ export class InMemoryCallRepository implements CallRepository {
     const record = this.records.get(callId);
     if (record?.state !== 'running' || record.run?.run_id !== input.runId)
       return Promise.resolve(false);
-    record.state = input.outcome.status;
-    record.outcome = structuredClone(input.outcome);
+    const { outcome } = input;
+    record.state = outcome.status;
+    // Attempts add up over pickups (an approval's wait, a takeover).
+    const attempts = (this.attempts.get(callId) ?? 0) + outcome.attempts;
+    this.attempts.set(callId, attempts);
+    record.outcome = { ...structuredClone(outcome), attempts };
+    record.runs = endLastRun(record.runs ?? [], {
+      state: outcome.status,
+      at: outcome.finished_at,
+      attempts: outcome.attempts,
+    });
     return Promise.resolve(true);
   }
 }

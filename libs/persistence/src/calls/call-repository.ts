@@ -47,8 +47,38 @@ export interface CallRecord {
   provider_call_id?: string | undefined;
   /** The run that holds the call while `running`; set by `claim` and `takeOver`. */
   run?: CallRun;
-  /** How the call ended (or why it waits for approval), once a run recorded it. */
+  /** Every pickup of the call, oldest first: the first one's `started_at` is when the call started. */
+  runs?: CallRunRecord[];
+  /**
+   * How the call ended (or why it waits for approval), once a run recorded it; its `attempts` are
+   * the executor attempts of every pickup (see {@link ABANDONED_RUN_ATTEMPTS}), not the last one's.
+   */
   outcome?: CallOutcome;
+}
+
+/**
+ * What a pickup that stopped mid-call counts toward a call's attempts. It held the call `running`
+ * (claimed, then into the engine), so it may have reached the tool; how far it got died with it,
+ * and counting it as none would hide an execution that may have taken effect.
+ */
+export const ABANDONED_RUN_ATTEMPTS = 1;
+
+/** How one pickup ended: its outcome's state, `cancelled`, or `abandoned` (its process stopped mid-call). */
+export type CallRunEnd = CallOutcome['status'] | 'cancelled' | 'abandoned';
+
+/** One pickup in a call's history. */
+export interface CallRunRecord extends CallRun {
+  /** Absent while the pickup runs (or when its process stopped and nobody took the call over yet). */
+  ended?: { state: CallRunEnd; at: number; attempts: number };
+}
+
+/** The history with its last pickup ended (a no-op without one), as every store writes it. */
+export function endLastRun(
+  runs: readonly CallRunRecord[],
+  ended: NonNullable<CallRunRecord['ended']>,
+): CallRunRecord[] {
+  const last = runs.at(-1);
+  return last === undefined ? [] : [...runs.slice(0, -1), { ...last, ended }];
 }
 
 /** Who runs a call: a worker process, the job's start count, and a token unique to this pickup. */
@@ -82,14 +112,22 @@ export async function claimByReading(
     return { claimed: false, record };
   }
   if (!(await input.start())) return { claimed: false, record: await store.getCall(input.callId) };
-  return { claimed: true, record: { ...record, state: 'running', run: input.run } };
+  return {
+    claimed: true,
+    record: {
+      ...record,
+      state: 'running',
+      run: input.run,
+      runs: [...(record.runs ?? []), input.run],
+    },
+  };
 }
 
 /** What a run records when it ends. */
 export interface CallOutcome {
   status: Exclude<CallState, 'queued' | 'retrying' | 'running' | 'cancelled'>;
   result: EngineToolResult;
-  /** Executor attempts made by this run (0 when the tool did not run). */
+  /** Executor attempts made by this run (0 when the tool did not run); stores add them to the call's. */
   attempts: number;
   latency_ms: number;
   answered_by: string | undefined;
@@ -111,7 +149,10 @@ export interface CallRepository {
    * Postgres); from any other state nothing changes and the record comes back as it stands.
    */
   claim(callId: string, run: CallRun): Promise<ClaimResult>;
-  /** `running` held by `previousRunId` -> `running` held by `run`, for a call whose worker died; false otherwise. */
+  /**
+   * `running` held by `previousRunId` -> `running` held by `run`, for a call whose worker died; false
+   * otherwise. The previous pickup stays in the history as `abandoned`.
+   */
   takeOver(callId: string, input: { previousRunId: string; run: CallRun }): Promise<boolean>;
   /** `running` held by `runId` -> the outcome's state; false (nothing written) when another run holds the call. */
   recordOutcome(callId: string, input: { runId: string; outcome: CallOutcome }): Promise<boolean>;

@@ -3,11 +3,13 @@ import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { MicroBatcher } from '../sql/micro-batcher';
 import { sql, type SqlPort } from '../sql/sql-port';
+import { ABANDONED_RUN_ATTEMPTS } from './call-repository';
 import type {
   CallOutcome,
   CallRecord,
   CallRepository,
   CallRun,
+  CallRunRecord,
   CallState,
   ClaimResult,
   NewCall,
@@ -74,6 +76,8 @@ export interface CallRow {
   runId: string | null;
   workerId: string | null;
   runAttempt: number | null;
+  /** Every pickup of the call, oldest first (the `runs` column). */
+  runs: CallRunRecord[];
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -164,12 +168,13 @@ interface CallColumns extends Record<string, unknown> {
   run_id: string | null;
   worker_id: string | null;
   run_attempt: number | null;
+  runs: CallRunRecord[];
 }
 
 const COLUMNS = `id, team_id, key_id, actor, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
-  started_at, finished_at, run_id, worker_id, run_attempt`;
+  started_at, finished_at, run_id, worker_id, run_attempt, runs`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -213,6 +218,7 @@ function rowOf(columns: CallColumns): CallRow {
     runId: columns.run_id,
     workerId: columns.worker_id,
     runAttempt: columns.run_attempt,
+    runs: columns.runs,
   };
 }
 
@@ -233,13 +239,16 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
     state: row.status,
   };
   if (row.runId !== null) {
+    // The holding run's own start is in the history; `started_at` is the call's first start.
+    const last = row.runs.at(-1);
     record.run = {
       worker_id: row.workerId ?? '',
       attempt: row.runAttempt ?? 0,
       run_id: row.runId,
-      started_at: row.startedAt?.getTime() ?? 0,
+      started_at: last?.run_id === row.runId ? last.started_at : (row.startedAt?.getTime() ?? 0),
     };
   }
+  record.runs = row.runs;
   if (OUTCOME_STATES.has(row.status) && row.result !== null) {
     record.outcome = {
       status: row.status as CallOutcome['status'],
@@ -263,6 +272,23 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
   return record;
 }
 
+/**
+ * SQL of the `runs` history (a jsonb array, oldest first) with its last pickup ended: `state`, `at`
+ * (epoch ms) and `attempts` are SQL expressions. A history without pickups stays as it is.
+ */
+function endLastRunSql(
+  runs: string,
+  ended: { state: string; at: string; attempts: string },
+): string {
+  return `CASE WHEN jsonb_array_length(${runs}) = 0 THEN ${runs}
+          ELSE jsonb_set(${runs}, ARRAY[(jsonb_array_length(${runs}) - 1)::text],
+                         (${runs} -> -1) || jsonb_build_object('ended', jsonb_build_object(
+                           'state', ${ended.state}, 'at', ${ended.at}, 'attempts', ${ended.attempts})))
+          END`;
+}
+
+const NOW_MS = `floor(extract(epoch FROM clock_timestamp()) * 1000)`;
+
 // Turns in one statement: their rows as one JSON document. A replayed idempotency key conflicts,
 // and `DO UPDATE` (a no-op assignment) returns the row that holds the key, even one a concurrent
 // request committed after this statement began, which `DO NOTHING` would leave out.
@@ -270,17 +296,18 @@ const RECORD_TURNS = sql(
   'calls.record_turns',
   `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
                       tool_id, tool_name, tool_version, arguments, arguments_hash, idempotency_key,
-                      status, run_id, worker_id, run_attempt, started_at)
+                      status, run_id, worker_id, run_attempt, started_at, runs)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.conversation_id, r.provider, r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
           CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
           r.run_id, r.worker_id, r.run_attempt,
-          CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END
+          CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
+          CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
-          started_at double precision)
+          started_at double precision, run jsonb)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -289,23 +316,31 @@ const GET = sql('calls.get', `SELECT ${COLUMNS} FROM calls WHERE id = $1`);
 
 const FIND_MANY = sql('calls.find_many', `SELECT ${COLUMNS} FROM calls WHERE id = ANY($1::uuid[])`);
 
-// The claims of several runs in one statement; a call named twice is claimed by one of them.
+// The claims of several runs in one statement; a call named twice is claimed by one of them. Each
+// pickup joins the history in the same statement; `started_at` keeps the call's first start (a
+// call claimed again after its approval, or after an inline run was put back on the queue).
 const CLAIMS = sql(
   'calls.claims',
   `UPDATE calls AS c
       SET status = 'running', run_id = x.run_id, worker_id = x.worker_id,
-          run_attempt = x.run_attempt, started_at = to_timestamp(x.started_at / 1000)
+          run_attempt = x.run_attempt,
+          started_at = coalesce(c.started_at, to_timestamp(x.started_at / 1000)),
+          runs = c.runs || jsonb_build_array(x.run)
      FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, run_id text, worker_id text,
-          run_attempt integer, started_at double precision)
+          run_attempt integer, started_at double precision, run jsonb)
     WHERE c.id = x.id AND c.status = 'queued'
     RETURNING ${QUALIFIED_COLUMNS}`,
 );
 
+// The pickup whose process stopped mid-call ends `abandoned` and counts its attempt; the new one
+// joins the history. `started_at` stays the call's first start.
 const TAKE_OVER = sql(
   'calls.take_over',
   `UPDATE calls
       SET run_id = $3, worker_id = $4, run_attempt = $5,
-          started_at = to_timestamp($6::double precision / 1000)
+          attempts = attempts + ${ABANDONED_RUN_ATTEMPTS},
+          runs = ${endLastRunSql('runs', { state: `'abandoned'`, at: '$6::double precision', attempts: String(ABANDONED_RUN_ATTEMPTS) })}
+                 || jsonb_build_array($7::jsonb)
     WHERE id = $1 AND status = 'running' AND coalesce(run_id, '') = $2
     RETURNING id`,
 );
@@ -319,7 +354,8 @@ const RECORD_OUTCOMES = sql(
           latency_ms = o.latency_ms, decision_effect = o.decision_effect,
           decision_rule = o.decision_rule, policy_revision = o.policy_revision,
           finished_at = CASE WHEN o.status = 'awaiting_approval' THEN NULL
-                             ELSE to_timestamp(o.finished_at / 1000) END
+                             ELSE to_timestamp(o.finished_at / 1000) END,
+          runs = ${endLastRunSql('c.runs', { state: 'o.status', at: 'o.finished_at', attempts: 'o.attempts' })}
      FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, run_id text, status text, result jsonb,
           error_code text, attempts integer, answered_by text, latency_ms integer,
           decision_effect text, decision_rule text, policy_revision text,
@@ -331,7 +367,10 @@ const RECORD_OUTCOMES = sql(
 const CANCEL = sql(
   'calls.cancel',
   `UPDATE calls
-      SET status = 'cancelled', result = $2::jsonb, error_code = 'cancelled', finished_at = now()
+      SET status = 'cancelled', result = $2::jsonb, error_code = 'cancelled', finished_at = now(),
+          runs = CASE WHEN status = 'running'
+                      THEN ${endLastRunSql('runs', { state: `'cancelled'`, at: NOW_MS, attempts: '0' })}
+                      ELSE runs END
     WHERE id = $1 AND status IN ('queued', 'running', 'awaiting_approval')
     RETURNING ${COLUMNS}`,
 );
@@ -347,9 +386,13 @@ const FAIL_QUEUED = sql(
 );
 
 // Inline runs started before `$1` ms ago by a process that is gone: their tools are idempotent.
+// The stopped pickup stays in the history as abandoned, and counts its attempt.
 const REQUEUE_STALE_INLINE = sql(
   'calls.requeue_stale_inline',
-  `UPDATE calls SET status = 'queued', run_id = NULL, worker_id = NULL, started_at = NULL
+  `UPDATE calls
+      SET status = 'queued', run_id = NULL, worker_id = NULL,
+          attempts = attempts + ${ABANDONED_RUN_ATTEMPTS},
+          runs = ${endLastRunSql('runs', { state: `'abandoned'`, at: NOW_MS, attempts: String(ABANDONED_RUN_ATTEMPTS) })}
     WHERE status = 'running' AND worker_id LIKE 'inline:%'
       AND started_at < now() - make_interval(secs => $1::double precision / 1000)
     RETURNING id`,
@@ -381,6 +424,16 @@ const INSERT_ONE = sql(
    ON CONFLICT DO NOTHING
    RETURNING id`,
 );
+
+/** A pickup as the `runs` history holds it (only the run's own fields, whatever the caller passed). */
+function runEntry(run: CallRun): CallRunRecord {
+  return {
+    worker_id: run.worker_id,
+    attempt: run.attempt,
+    run_id: run.run_id,
+    started_at: run.started_at,
+  };
+}
 
 function outcomeDocument(write: OutcomeWrite): Record<string, unknown> {
   const { outcome } = write;
@@ -461,6 +514,7 @@ export class CallStore implements CallRepository {
           worker_id: call.run?.worker_id ?? null,
           run_attempt: call.run?.attempt ?? null,
           started_at: call.run?.started_at ?? null,
+          run: call.run === undefined ? null : runEntry(call.run),
         });
       }
     }
@@ -604,6 +658,7 @@ export class CallStore implements CallRepository {
       worker_id: run.worker_id,
       run_attempt: run.attempt,
       started_at: run.started_at,
+      run: runEntry(run),
     }));
     const { rows } = await this.db.query<CallColumns>(CLAIMS, [JSON.stringify(document)]);
     const byRun = new Map(rows.map((columns) => [columns.run_id ?? '', rowOf(columns)]));
@@ -620,6 +675,7 @@ export class CallStore implements CallRepository {
       run.worker_id,
       run.attempt,
       run.started_at,
+      JSON.stringify(runEntry(run)),
     ]);
     return rowCount === 1;
   }

@@ -1,3 +1,4 @@
+import { toWireName, type Provider } from '@toolgate/adapters';
 import { CedarPolicyEngine, allowAllPolicyEngine } from '@toolgate/engine';
 import type { PolicyEngine } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
@@ -26,6 +27,14 @@ export interface CatalogTool {
   } | null;
   versions: CatalogVersion[];
 }
+
+/**
+ * What a name a model sent on one wire means for a team: the one tool it names, or every tool
+ * it could name when several tool names are sent as the same wire name (a tool literally named
+ * `orders_refund_71d46ae3` beside `orders.refund`): the caller refuses those rather than guess.
+ */
+export type WireNameMatch =
+  { kind: 'tool'; tool: CatalogTool } | { kind: 'ambiguous'; tools: CatalogTool[] };
 
 /** How long an entry may serve without a change notification before it is read again. */
 export const DEFAULT_CATALOG_MAX_AGE_MS = 30_000;
@@ -64,6 +73,9 @@ const TOOLS_BY_NAME = sql(
      LEFT JOIN tool_versions v ON v.tool_id = t.id
     WHERE t.name = ANY($1::text[])`,
 );
+
+// Every tool name of every team, for the wire-name index (names only: the tools load by name).
+const TOOL_NAMES = sql('catalog.tool_names', 'SELECT DISTINCT name FROM tools');
 
 const VERSION = sql(
   'catalog.version',
@@ -130,6 +142,20 @@ export function toolForTeam(
 }
 
 /**
+ * Wire name -> the tool names sent under it on `provider`, for the names the wire rewrites only
+ * (a name the wire accepts is its own wire name). Built with the adapters' `toWireName`, the
+ * function the exports name tools with, so every exported name is found here.
+ */
+function indexByWireName(names: readonly string[], provider: Provider): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const name of names) {
+    const wireName = toWireName(name, provider);
+    if (wireName !== name) index.set(wireName, [...(index.get(wireName) ?? []), name]);
+  }
+  return index;
+}
+
+/**
  * Tools, versions, releases and policies in memory, for the call path of every process that runs
  * or records calls (API replicas, workers). A change anywhere clears it through `invalidate`:
  * the registry calls it for changes made here, and the catalog-change notifications
@@ -140,6 +166,9 @@ export class GatewayCatalog {
   private toolsByName = new Map<string, Promise<CatalogTool[]>>();
   private versions = new Map<string, Promise<ToolIR | undefined>>();
   private policies = new Map<string, Promise<PolicyEngine>>();
+  // Per provider, built once per load of the catalog (not per call): see `callableByWireName`.
+  private wireNameIndexes = new Map<string, Promise<Map<string, string[]>>>();
+  private toolNames = new Map<string, Promise<string[]>>();
   // A policy revision's text never changes, so its compiled engine outlives invalidations.
   private readonly engines = new Map<string, CedarPolicyEngine>();
   private clearedAt: number;
@@ -160,6 +189,8 @@ export class GatewayCatalog {
     this.toolsByName = new Map();
     this.versions = new Map();
     this.policies = new Map();
+    this.wireNameIndexes = new Map();
+    this.toolNames = new Map();
     this.clearedAt = this.now();
   }
 
@@ -172,6 +203,40 @@ export class GatewayCatalog {
       if (tool !== undefined) callable.set(name, tool);
     }
     return callable;
+  }
+
+  /**
+   * The tool each name a model sent on `provider` means for the team: a wire name the exports
+   * gave out (`orders_refund_71d46ae3` for `orders.refund`) or a tool's own name. Names without a
+   * callable tool are left out; a name that several callable tools are sent as is `ambiguous`.
+   */
+  async callableByWireName(
+    provider: Provider,
+    names: readonly string[],
+    teamId: string,
+  ): Promise<Map<string, WireNameMatch>> {
+    this.expireIfOld();
+    const index = await this.wireNameIndex(provider);
+    // The name itself is a candidate too: a name the wire accepts is its own wire name (the index
+    // holds rewritten names only), and a model may still send a tool's name as it is.
+    const candidatesOf = new Map(
+      names.map((name) => [name, [...new Set([name, ...(index.get(name) ?? [])])]] as const),
+    );
+    const callable = await this.callableTools([...candidatesOf.values()].flat(), teamId);
+    const matches = new Map<string, WireNameMatch>();
+    for (const [name, candidates] of candidatesOf) {
+      const tools = candidates.flatMap((candidate) => {
+        const tool = callable.get(candidate);
+        return tool === undefined ? [] : [tool];
+      });
+      const [only] = tools;
+      if (only === undefined) continue;
+      matches.set(
+        name,
+        tools.length === 1 ? { kind: 'tool', tool: only } : { kind: 'ambiguous', tools },
+      );
+    }
+    return matches;
   }
 
   /** A tool the team may call, by name: without a version, its stable one (fallbacks, policy tests). */
@@ -253,6 +318,26 @@ export class GatewayCatalog {
       wanted.map(async (name) => [name, (await entries.get(name)) ?? []] as const),
     );
     return new Map(resolved);
+  }
+
+  private wireNameIndex(provider: Provider): Promise<Map<string, string[]>> {
+    let entry = this.wireNameIndexes.get(provider);
+    if (entry === undefined) {
+      entry = this.allToolNames().then((names) => indexByWireName(names, provider));
+      this.cache(this.wireNameIndexes, provider, entry);
+    }
+    return entry;
+  }
+
+  private allToolNames(): Promise<string[]> {
+    let entry = this.toolNames.get('all');
+    if (entry === undefined) {
+      entry = this.db
+        .query<{ name: string }>(TOOL_NAMES, [])
+        .then(({ rows }) => rows.map((row) => row.name));
+      this.cache(this.toolNames, 'all', entry);
+    }
+    return entry;
   }
 
   /** Caches a load; a failed load is forgotten, so the next lookup tries again. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallOutcome, CallRepository, NewCall } from '../index';
-import { isClaimed } from '../index';
+import { ABANDONED_RUN_ATTEMPTS, isClaimed } from '../index';
 import { buildCall, buildTool, TEST_CALLER } from './tool.factory';
 
 /** A repository that can also record new calls (what the API does before enqueueing). */
@@ -108,8 +108,41 @@ export function describeCallRepositoryContract(
       expect(await calls.getCall(call.id)).toMatchObject({
         state: 'succeeded',
         run: { run_id: 'r2', worker_id: 'w2' },
-        outcome: outcome(call.id),
+        outcome: { ...outcome(call.id), attempts: 1 + ABANDONED_RUN_ATTEMPTS },
       });
+    });
+
+    it('keeps every pickup in the history and counts attempts across them', async () => {
+      const calls = repository();
+      const { call } = await seed(calls);
+      await calls.claim(call.id, run('r1'));
+      // The first pickup's worker died mid-call; another takes the call over later.
+      const second = { ...run('r2', 'w2'), attempt: 2, started_at: 150 };
+      expect(await calls.takeOver(call.id, { previousRunId: 'r1', run: second })).toBe(true);
+      expect(await calls.getCall(call.id)).toMatchObject({
+        state: 'running',
+        run: second,
+        runs: [
+          { ...run('r1'), ended: { state: 'abandoned', attempts: ABANDONED_RUN_ATTEMPTS } },
+          second,
+        ],
+      });
+      const finished = { ...outcome(call.id), attempts: 2 };
+      await calls.recordOutcome(call.id, { runId: 'r2', outcome: finished });
+      const stored = await calls.getCall(call.id);
+      expect(stored?.outcome?.attempts).toBe(2 + ABANDONED_RUN_ATTEMPTS);
+      // A takeover ends the pickup it replaces when it happens (the store's clock or the new run's start).
+      expect(
+        stored?.runs?.map(({ ended, ...pickup }) => ({ pickup, ended: ended?.state })),
+      ).toEqual([
+        { pickup: run('r1'), ended: 'abandoned' },
+        { pickup: second, ended: 'succeeded' },
+      ]);
+      expect(stored?.runs?.map((pickup) => pickup.ended?.attempts)).toEqual([
+        ABANDONED_RUN_ATTEMPTS,
+        2,
+      ]);
+      expect(stored?.runs?.[1]?.ended?.at).toBe(200);
     });
   });
 }

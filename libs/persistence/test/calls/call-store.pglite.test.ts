@@ -87,3 +87,53 @@ describe('CallStore on PGlite: calls held for approval', () => {
     expect((await calls.findRow(call.id))?.status).toBe('queued');
   });
 });
+
+describe('CallStore on PGlite: the history of pickups', () => {
+  it('keeps the first start and every pickup across an approval wait and a cancel', async () => {
+    const port = pglitePort(db);
+    const catalog = new GatewayCatalog(port);
+    const calls = new CallStore(port, (toolId, version) => catalog.versionIr(toolId, version));
+    const tool = buildTool();
+    const call = buildCall(tool);
+    await db
+      .query(`INSERT INTO teams (id, slug, name) VALUES ($1, $2, $2)`, [
+        TEST_CALLER.team,
+        `team-runs-${tool.id}`,
+      ])
+      .catch(() => undefined);
+    await db.query(`INSERT INTO tools (id, team_id, name) VALUES ($1, $2, $3)`, [
+      tool.id,
+      TEST_CALLER.team,
+      `runs-${tool.id}`,
+    ]);
+    await db.query(
+      `INSERT INTO tool_versions (id, tool_id, version, ir, schema_version, created_by)
+       VALUES (gen_random_uuid(), $1, $2, $3::jsonb, $4, 'test')`,
+      [tool.id, tool.version, JSON.stringify(tool), tool.schema_version],
+    );
+    await calls.create({ call, tool, caller: TEST_CALLER });
+    const first = { worker_id: 'w1', attempt: 1, run_id: 'r1', started_at: 1_000_000 };
+    expect((await calls.claim(call.id, first)).claimed).toBe(true);
+    const waiting = {
+      status: 'awaiting_approval' as const,
+      result: { call_id: call.id, name: tool.name, ok: false },
+      attempts: 0,
+      latency_ms: 1,
+      answered_by: undefined,
+      finished_at: 1_000_500,
+    };
+    expect(await calls.recordOutcome(call.id, { runId: 'r1', outcome: waiting })).toBe(true);
+    await db.query(`UPDATE calls SET status = 'queued' WHERE id = $1`, [call.id]);
+    const second = { worker_id: 'w2', attempt: 1, run_id: 'r2', started_at: 2_000_000 };
+    const claimed = await calls.claim(call.id, second);
+    expect(claimed).toMatchObject({ claimed: true, record: { run: second } });
+    await calls.cancel(call.id, { ok: false });
+
+    const row = await calls.findRow(call.id);
+    expect(row?.startedAt?.getTime()).toBe(first.started_at);
+    expect(row?.runs).toEqual([
+      { ...first, ended: { state: 'awaiting_approval', at: 1_000_500, attempts: 0 } },
+      { ...second, ended: { state: 'cancelled', at: expect.any(Number), attempts: 0 } },
+    ]);
+  });
+});

@@ -242,6 +242,64 @@ describe('parseToolIR rejects', () => {
     );
   });
 
+  it('reports field problems and parameters schema problems in one error', () => {
+    const error = (() => {
+      try {
+        parseToolIR(
+          withFields({
+            version: '1.0',
+            behavior: { readonly: true, destructive: true, idempotent: true },
+            constraints: { timeout_ms: 0 },
+            parameters: { type: 'object', properties: { city: { type: 'strnig' } } },
+            outputSchema: { type: 'nope' },
+          }),
+        );
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ToolIRError);
+    expect((error as ToolIRError).code).toBe('invalid_tool_ir');
+    expect((error as ToolIRError).issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining([
+        '/version',
+        '/constraints/timeout_ms',
+        '/parameters/properties/city/type',
+        '/outputSchema/type',
+        '/behavior',
+      ]),
+    );
+  });
+
+  it('checks the root type of the parameters next to other field problems', () => {
+    expect(issuesOf(withFields({ name: '', parameters: { type: 'string' } }))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: '/name' }),
+        expect.objectContaining({ path: '/parameters/type' }),
+      ]),
+    );
+  });
+
+  it('runs cross-field checks only on fields that are valid, so no issue is reported twice', () => {
+    const paths = issuesOf(withFields({ tags: ['Upper', 'Upper'], fallback: 'x' })).map(
+      (issue) => issue.path,
+    );
+    expect(paths).toContain('/tags/0');
+    expect(paths).toContain('/fallback');
+    expect(paths).not.toContain('/tags');
+  });
+
+  it('refuses a too deeply nested schema next to an invalid field without crashing', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 100_000; depth += 1)
+      schema = { type: 'object', properties: { a: schema } };
+    expect(issuesOf(withFields({ version: 'x', parameters: schema }))).toEqual([
+      expect.objectContaining({ path: '/version' }),
+      { path: '/parameters', message: 'is nested too deeply' },
+    ]);
+  });
+
   it('throws a ToolgateError with code invalid_tool_ir', () => {
     const error = (() => {
       try {
@@ -304,7 +362,9 @@ describe('parseToolIR on absurd input', () => {
     let schema: Record<string, unknown> = { type: 'string' };
     for (let depth = 0; depth < 100_000; depth += 1)
       schema = { type: 'object', properties: { a: schema } };
-    expect(issuesOf(parameters(schema))).toEqual([{ path: '/', message: 'is nested too deeply' }]);
+    expect(issuesOf(parameters(schema))).toEqual([
+      { path: '/parameters', message: 'is nested too deeply' },
+    ]);
   });
 });
 

@@ -36,44 +36,59 @@ export function issuesFromZod(error: z.ZodError): Issue[] {
 
 // A schema must be valid and also finite: a $ref cycle that never descends makes every validator recurse forever.
 function schemaIssues(schema: JsonSchema, basePath: string): Issue[] {
-  const metaIssues = checkJsonSchema(schema, basePath);
-  return metaIssues.length > 0 ? metaIssues : findUnguardedCycles(schema, basePath);
+  try {
+    const metaIssues = checkJsonSchema(schema, basePath);
+    return metaIssues.length > 0 ? metaIssues : findUnguardedCycles(schema, basePath);
+  } catch (error) {
+    // The checks recurse; a schema nested deeper than the stack is one issue of that schema, so the
+    // other fields' problems are still reported beside it.
+    if (error instanceof RangeError) return [{ path: basePath, message: 'is nested too deeply' }];
+    throw error;
+  }
 }
 
-function semanticIssues(tool: ToolIR): Issue[] {
+/**
+ * The fields of an input that are valid on their own. The cross-field and schema checks run on
+ * whatever is valid, so a definition with a bad version still gets its parameters schema checked
+ * in the same error: its author fixes everything in one round.
+ */
+type ValidFields = Partial<ToolIR>;
+
+function validFieldsOf(input: unknown): ValidFields {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return {};
+  const record = input as Record<string, unknown>;
+  // Each value kept was parsed by the schema of its own field, so the record is a valid partial ToolIR.
+  const fields: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(ToolIRSchema.shape)) {
+    if (!Object.hasOwn(record, key)) continue;
+    const parsed = (schema as z.ZodType).safeParse(record[key]);
+    if (parsed.success) fields[key] = parsed.data;
+  }
+  return fields;
+}
+
+function semanticIssues(tool: ValidFields): Issue[] {
   const issues: Issue[] = [];
-  const rootType = tool.parameters['type'];
-  if (rootType !== 'object') {
-    issues.push({
-      path: '/parameters/type',
-      message: `the parameters schema must have type "object" at its root, got ${JSON.stringify(rootType)}`,
-    });
+  if (tool.parameters) {
+    const rootType = tool.parameters['type'];
+    if (rootType !== 'object') {
+      issues.push({
+        path: '/parameters/type',
+        message: `the parameters schema must have type "object" at its root, got ${JSON.stringify(rootType)}`,
+      });
+    }
+    issues.push(...schemaIssues(tool.parameters, '/parameters'));
   }
-  issues.push(...schemaIssues(tool.parameters, '/parameters'));
   if (tool.outputSchema) issues.push(...schemaIssues(tool.outputSchema, '/outputSchema'));
-  if (tool.behavior.readonly && tool.behavior.destructive) {
-    issues.push({ path: '/behavior', message: 'a tool cannot be both readonly and destructive' });
-  }
-  if (tool.behavior.readonly && !tool.behavior.idempotent) {
-    issues.push({
-      path: '/behavior/idempotent',
-      message: 'a readonly tool is idempotent: set idempotent to true',
-    });
-  }
-  if (tool.constraints.execution === 'inline' && !behaviorAllowsInline(tool.behavior)) {
-    issues.push({
-      path: '/constraints/execution',
-      message: 'inline execution needs a readonly, idempotent, non-destructive tool',
-    });
-  }
+  if (tool.behavior) issues.push(...behaviorIssues(tool.behavior, tool.constraints));
   const fallback = tool.fallback ?? [];
-  if (fallback.includes(tool.name)) {
+  if (tool.name !== undefined && fallback.includes(tool.name)) {
     issues.push({ path: '/fallback', message: 'a tool cannot be its own fallback' });
   }
   if (new Set(fallback).size !== fallback.length) {
     issues.push({ path: '/fallback', message: 'fallback tools must be unique' });
   }
-  if ((tool.dependencies?.tools ?? []).includes(tool.name)) {
+  if (tool.name !== undefined && (tool.dependencies?.tools ?? []).includes(tool.name)) {
     issues.push({ path: '/dependencies/tools', message: 'a tool cannot depend on itself' });
   }
   const tags = tool.tags ?? [];
@@ -82,23 +97,48 @@ function semanticIssues(tool: ToolIR): Issue[] {
   return issues;
 }
 
+function behaviorIssues(
+  behavior: ToolIR['behavior'],
+  constraints: ValidFields['constraints'],
+): Issue[] {
+  const issues: Issue[] = [];
+  if (behavior.readonly && behavior.destructive) {
+    issues.push({ path: '/behavior', message: 'a tool cannot be both readonly and destructive' });
+  }
+  if (behavior.readonly && !behavior.idempotent) {
+    issues.push({
+      path: '/behavior/idempotent',
+      message: 'a readonly tool is idempotent: set idempotent to true',
+    });
+  }
+  if (constraints?.execution === 'inline' && !behaviorAllowsInline(behavior)) {
+    issues.push({
+      path: '/constraints/execution',
+      message: 'inline execution needs a readonly, idempotent, non-destructive tool',
+    });
+  }
+  return issues;
+}
+
 /**
  * Parses untrusted input into a ToolIR (defaults applied).
- * Throws `ToolIRError` listing every problem as {path, message}; never throws anything else.
+ * Throws `ToolIRError` listing every problem as {path, message} — the field problems and the
+ * schema and cross-field problems together, in one error; never throws anything else.
  */
 export function parseToolIR(input: unknown): ToolIR {
   const parsed = ToolIRSchema.safeParse(input);
-  if (!parsed.success) throw new ToolIRError(issuesFromZod(parsed.error));
   let issues: Issue[];
   try {
-    issues = semanticIssues(parsed.data);
+    issues = parsed.success
+      ? semanticIssues(parsed.data)
+      : [...issuesFromZod(parsed.error), ...semanticIssues(validFieldsOf(input))];
   } catch (error) {
-    // Schema checks recurse; a schema nested deeper than the stack is refused, never a crash.
+    // A backstop: any other check that runs out of stack is refused, never a crash.
     if (error instanceof RangeError)
       throw new ToolIRError([{ path: '/', message: 'is nested too deeply' }]);
     throw error;
   }
-  if (issues.length > 0) throw new ToolIRError(issues);
+  if (!parsed.success || issues.length > 0) throw new ToolIRError(issues);
   return parsed.data;
 }
 

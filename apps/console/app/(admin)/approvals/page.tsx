@@ -2,11 +2,12 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import type { Approval, Call, Page } from '../../lib/api-types';
+import type { Approval, Call, Page, Team } from '../../lib/api-types';
 import { formatTime, formatTimeLeft } from '../../lib/format';
 import { ApprovalDecision } from '../../components/forms/approval-decision';
+import { SelfApprovalSettings } from '../../components/forms/self-approval-settings';
 import { JsonView } from '../../components/json-view';
-import { canDecide, useSession } from '../../components/session';
+import { canAdminister, canDecide, useSession } from '../../components/session';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 
@@ -75,6 +76,7 @@ export default function ApprovalsPage() {
     pollMs: 3000,
   });
   const recent = useApi<Page<Approval>>('/v1/approvals?limit=30', { pollMs: 10_000 });
+  const teams = useApi<Page<Team>>('/v1/teams');
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -169,6 +171,15 @@ export default function ApprovalsPage() {
           }}
         </Loaded>
       </section>
+      <Loaded state={teams} what="teams">
+        {(page) => (
+          <SelfApprovalSettings
+            teams={page.items}
+            disabled={!canAdminister(user.role)}
+            onChanged={() => teams.reload()}
+          />
+        )}
+      </Loaded>
     </>
   );
 }

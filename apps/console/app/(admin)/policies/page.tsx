@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { apiFetch, describeError } from '../../lib/api';
-import type { Page, Policy } from '../../lib/api-types';
+import type { Page, Policy, Team } from '../../lib/api-types';
 import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { PolicyEditor } from '../../components/forms/policy-editor';
@@ -18,6 +18,8 @@ export default function PoliciesPage() {
   const { user } = useSession();
   const admin = canAdminister(user.role);
   const policies = useApi<Page<Policy>>('/v1/policies');
+  // Every console role may read the teams: the sample call of "Test policy" is one team's.
+  const teams = useApi<Page<Team>>('/v1/teams');
   const [editing, setEditing] = useState<Policy | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -95,6 +97,7 @@ export default function PoliciesPage() {
                   key={base?.id ?? 'new'}
                   initialText={base?.text ?? STARTER}
                   disabled={!admin}
+                  teams={teams.data?.items ?? []}
                   onSaved={() => {
                     setEditing(null);
                     policies.reload();

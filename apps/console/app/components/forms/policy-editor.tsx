@@ -2,13 +2,18 @@
 
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, apiFetch, describeError } from '../../lib/api';
-import type { Policy, PolicyDecision } from '../../lib/api-types';
+import type { Policy, PolicyDecision, Team } from '../../lib/api-types';
 import { isRecord } from '@toolgate/toolir';
 
 export interface PolicyEditorProps {
   initialText: string;
   disabled?: boolean;
   onSaved?: (policy: Policy) => void;
+  /**
+   * The teams a sample call may belong to: a console user spans every team, so the test names
+   * the team whose tools and active policy the call uses.
+   */
+  teams?: readonly Team[];
 }
 
 const EFFECT_LABEL: Record<PolicyDecision['effect'], string> = {
@@ -18,15 +23,24 @@ const EFFECT_LABEL: Record<PolicyDecision['effect'], string> = {
 };
 
 /** Edits Cedar policy text, tries it on a sample call, and saves it as a new revision. */
-export function PolicyEditor({ initialText, disabled = false, onSaved }: PolicyEditorProps) {
+export function PolicyEditor({
+  initialText,
+  disabled = false,
+  onSaved,
+  teams = [],
+}: PolicyEditorProps) {
   const id = useId();
   const [text, setText] = useState(initialText);
+  const [pickedTeamId, setTeamId] = useState('');
+  // The first team until one is picked (the list arrives after the first render).
+  const teamId = pickedTeamId !== '' ? pickedTeamId : (teams[0]?.id ?? '');
   const [activate, setActivate] = useState(true);
   const [toolName, setToolName] = useState('');
   const [argumentsText, setArgumentsText] = useState('{}');
   const [textErrors, setTextErrors] = useState<string[]>([]);
   const [argumentsError, setArgumentsError] = useState<string | null>(null);
   const [toolError, setToolError] = useState<string | null>(null);
+  const [teamError, setTeamError] = useState<string | null>(null);
   const [decision, setDecision] = useState<PolicyDecision | null>(null);
   const [testedText, setTestedText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,8 +52,12 @@ export function PolicyEditor({ initialText, disabled = false, onSaved }: PolicyE
       const onText = failure.issuesFor('text');
       setTextErrors(onText);
       const onName = failure.issuesFor('name');
+      const onTeam = failure.issuesFor('team_id');
       setToolError(onName.length > 0 ? onName.join('; ') : null);
-      setError(onText.length > 0 || onName.length > 0 ? null : describeError(failure));
+      setTeamError(onTeam.length > 0 ? onTeam.join('; ') : null);
+      setError(
+        onText.length > 0 || onName.length > 0 || onTeam.length > 0 ? null : describeError(failure),
+      );
     } else {
       setError(describeError(failure));
     }
@@ -71,7 +89,11 @@ export function PolicyEditor({ initialText, disabled = false, onSaved }: PolicyE
     setBusy('test');
     apiFetch<PolicyDecision>('/v1/policies/test', {
       method: 'POST',
-      body: { text, call: { name: toolName.trim(), arguments: parsed } },
+      body: {
+        text,
+        call: { name: toolName.trim(), arguments: parsed },
+        ...(teamId === '' ? {} : { team_id: teamId }),
+      },
     }).then(
       (result) => {
         setBusy(null);
@@ -130,6 +152,24 @@ export function PolicyEditor({ initialText, disabled = false, onSaved }: PolicyE
       </div>
       <fieldset className="sample">
         <legend>Test against a sample call</legend>
+        {teams.length > 0 ? (
+          <div className="field">
+            <label htmlFor={`${id}-team`}>Team</label>
+            <select
+              id={`${id}-team`}
+              value={teamId}
+              aria-invalid={teamError !== null}
+              onChange={(event) => setTeamId(event.target.value)}
+            >
+              {teams.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {team.name}
+                </option>
+              ))}
+            </select>
+            {teamError ? <p className="field-error">{teamError}</p> : null}
+          </div>
+        ) : null}
         <div className="field">
           <label htmlFor={`${id}-tool`}>Tool name</label>
           <input
