@@ -3,7 +3,8 @@
  * runs on embedded PGlite (data in ./.toolgate/pglite) with the same migrations as Postgres, and
  * without TOOLGATE_ADMIN_KEY it creates a bootstrap admin key once, in ./.toolgate/admin-key (mode
  * 0600). Without TOOLGATE_CONSOLE_ADMIN_PASSWORD it creates the first console admin's password once,
- * in ./.toolgate/console-admin-password. With REDIS_URL (and DATABASE_URL) it also starts a worker,
+ * in ./.toolgate/console-admin-password. On PGlite without TOOLGATE_SECRETS_KEY it creates the secret
+ * store's key once, in ./.toolgate/secrets-key. With REDIS_URL (and DATABASE_URL) it also starts a worker,
  * which runs the calls the API queues on BullMQ. The API prints its own URLs when it listens; the console
  * (built once on first start) prints its URL when it answers.
  */
@@ -35,6 +36,19 @@ function bootstrapAdminKey(): string {
     writeFileSync(file, `tgadmin_${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
     process.stdout.write(
       `Created a bootstrap admin key in ${path.relative(process.cwd(), file)} (keep it secret).\n`,
+    );
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** The embedded default's secret-store key, kept beside its data; a real deployment sets TOOLGATE_SECRETS_KEY. */
+function bootstrapSecretsKey(): string {
+  const file = path.join(stateDir, 'secrets-key');
+  if (!existsSync(file)) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    process.stdout.write(
+      `Created the secret store's key in ${path.relative(process.cwd(), file)} (keep it secret; secrets stored with it cannot be read without it).\n`,
     );
   }
   return readFileSync(file, 'utf8').trim();
@@ -157,6 +171,15 @@ env['TOOLGATE_API_URL'] ??= `http://${env['HOST'] ?? '127.0.0.1'}:${env['PORT'] 
 if (!env['DATABASE_URL'])
   process.stdout.write(
     'DATABASE_URL is not set: starting on embedded PGlite (first start takes a while).\n',
+  );
+if (!env['TOOLGATE_SECRETS_KEY'] && !env['DATABASE_URL']) {
+  env['TOOLGATE_SECRETS_KEY'] = bootstrapSecretsKey();
+  process.stdout.write(
+    `Secrets (POST /v1/secrets) are sealed with the key in ${path.relative(process.cwd(), path.join(stateDir, 'secrets-key'))}.\n`,
+  );
+} else if (!env['TOOLGATE_SECRETS_KEY'])
+  process.stdout.write(
+    'TOOLGATE_SECRETS_KEY is not set: the secret store is off (its routes answer 503) and tools referencing secrets fail.\n',
   );
 
 const child = spawn(

@@ -14,6 +14,7 @@ export const POSTGRES_ONLY_FILES: Readonly<Record<string, string>> = {
   'test/integration/catalog-changes.int.test.ts': 'a second API and a worker share the database',
   'test/integration/mcp-replicas.int.test.ts': 'a second API replica shares the database',
   'test/integration/faults.int.test.ts': 'kills and restarts workers and the API on one database',
+  'test/integration/secrets-worker.int.test.ts': 'a worker process shares the database',
 };
 
 // Integration files each copy a migrated template database, so they can run side by side. The

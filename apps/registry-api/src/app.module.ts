@@ -69,6 +69,10 @@ import { ProblemDetailsFilter } from './problem/problem-details.filter';
 import { ReleasesController } from './releases/releases.controller';
 import { ReleasesRepository } from './releases/releases.repository';
 import { ReleasesService } from './releases/releases.service';
+import { SecretVault } from './secrets/secret-vault';
+import { SecretsController } from './secrets/secrets.controller';
+import { SecretsRepository } from './secrets/secrets.repository';
+import { SecretsService } from './secrets/secrets.service';
 import { TeamsController } from './teams/teams.controller';
 import { TeamsRepository } from './teams/teams.repository';
 import { TeamsService } from './teams/teams.service';
@@ -110,6 +114,7 @@ export class AppModule {
         MetricsController,
         UsageController,
         CallTimelineController,
+        SecretsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -168,6 +173,9 @@ export class AppModule {
         UsageService,
         CallTimelineRepository,
         CallTimelineService,
+        SecretVault,
+        SecretsRepository,
+        SecretsService,
       ],
     };
   }

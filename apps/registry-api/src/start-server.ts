@@ -7,6 +7,7 @@ import { API_PATHS, createApp } from './create-app';
 import { openDatabase, type Database, type DatabaseTarget } from './database/database';
 import { createLogger } from './logging/logger';
 import { MCP_ROUTE } from './mcp/mcp-options';
+import { SecretVault } from './secrets/secret-vault';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -34,6 +35,12 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     const app = await createApp({ config, database, logger });
     const egress = describeEgressPolicy(app.get<GatewayOptions>(GATEWAY_OPTIONS).egress.policy);
     logger.info({ egress }, 'egress policy');
+    const keyring = app.get(SecretVault).keyring;
+    if (keyring === undefined)
+      logger.warn(
+        'TOOLGATE_SECRETS_KEY is not set: the secrets routes answer 503 and tools referencing secrets fail',
+      );
+    else logger.info({ key_id: keyring.currentKeyId }, 'secret store ready');
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address !== null ? address.port : config.PORT;

@@ -36,6 +36,16 @@ export {
 } from './calls/call-store';
 export { PgApprovalStore } from './approvals/pg-approval-store';
 export {
+  SecretKeyError,
+  SecretKeySetting,
+  SecretKeyring,
+  SecretOldKeysSetting,
+  SecretSealError,
+  type SealedValue,
+  type SecretBinding,
+} from './secrets/secret-cipher';
+export { SECRET_CACHE_TTL_MS, SecretStore, type ResealReport } from './secrets/secret-store';
+export {
   DEFAULT_CATALOG_MAX_AGE_MS,
   GatewayCatalog,
   toolForTeam,

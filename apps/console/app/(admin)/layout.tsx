@@ -12,6 +12,7 @@ const NAV = [
   { href: '/tools', label: 'Catalog' },
   { href: '/releases', label: 'Releases' },
   { href: '/policies', label: 'Policies' },
+  { href: '/secrets', label: 'Secrets' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/calls', label: 'Calls' },
   { href: '/audit', label: 'Audit trail' },

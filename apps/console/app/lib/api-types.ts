@@ -264,3 +264,24 @@ export interface ConsoleUserDetail extends ConsoleUser {
   created_at: string;
   updated_at: string;
 }
+
+/** A tool version referencing a secret, and where in its executor config. */
+export interface SecretReference {
+  tool_id: string;
+  tool_name: string;
+  version: string;
+  status: 'draft' | 'published';
+  release: 'stable' | 'canary' | null;
+  pointer: string;
+}
+
+/** A stored secret: the API never returns its value. */
+export interface Secret {
+  name: string;
+  team_id: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+  referenced_by: SecretReference[];
+}

@@ -45,6 +45,7 @@ import type { AppConfig } from '../config/app-config';
 import type { Database } from '../database/database';
 import { APP_CONFIG, DATABASE } from '../database/database.tokens';
 import { ExportCache } from '../exports/export-cache';
+import { SecretVault } from '../secrets/secret-vault';
 import { CallEventBus, type CallEvent } from './call-event-bus';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
@@ -99,6 +100,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(GATEWAY_OPTIONS) options: GatewayOptions,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
     @Inject(ExportCache) exports: ExportCache,
+    @Inject(SecretVault) secrets: SecretVault,
   ) {
     this.prefix = config.QUEUE_PREFIX;
     this.catalog = new GatewayCatalog(database.sql);
@@ -155,6 +157,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       catalog: this.catalog,
       approvals: new PgApprovalStore(database.sql),
       approvalTtlMs: options.approvalTtlMs,
+      secrets: secrets.store,
     });
     const finished = (message: CallFinishedMessage) => this.bus.emit(message);
     const runner = (calls: CallRepository) =>

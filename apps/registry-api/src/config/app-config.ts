@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { EgressAllowSetting } from '@toolgate/gateway';
+import { SecretKeySetting, SecretOldKeysSetting } from '@toolgate/persistence';
 import { z } from 'zod';
 
 const optionalString = z
@@ -41,6 +42,14 @@ export const AppConfigSchema = z.object({
    * addresses are refused unless listed; link-local and cloud metadata always, unless listed.
    */
   TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
+  /**
+   * The key sealing the secret store (AES-256-GCM): base64 of 32 bytes, or `<id>:<base64>` to name
+   * it for rotation. Without it (on Postgres) the secrets routes answer 503; `npm start` keeps one
+   * in .toolgate/secrets-key.
+   */
+  TOOLGATE_SECRETS_KEY: SecretKeySetting,
+  /** Earlier keys, comma-separated `<id>:<base64>`, that still open values not yet re-encrypted. */
+  TOOLGATE_SECRETS_OLD_KEYS: SecretOldKeysSetting,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce

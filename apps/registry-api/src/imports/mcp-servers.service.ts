@@ -22,6 +22,7 @@ import {
   upstreamToolToCandidate,
   type UpstreamTool,
 } from './upstream-mcp-tools';
+import { SecretsService } from '../secrets/secrets.service';
 
 /** How long a tool that disappeared upstream stays served (deprecated) before its sunset. */
 export const REMOVED_TOOL_SUNSET_MS = 30 * 24 * 60 * 60 * 1000;
@@ -70,6 +71,7 @@ export class McpServersService {
     @Inject(TeamsRepository) private readonly teams: TeamsRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
     @Inject(GATEWAY_OPTIONS) private readonly gateway: GatewayOptions,
+    @Inject(SecretsService) private readonly secrets: SecretsService,
   ) {}
 
   /** Registers a server and imports its tools; an unreachable server is a 502 and nothing is written. */
@@ -133,7 +135,8 @@ export class McpServersService {
     const headers = headersOf(server);
     const listed = await listUpstreamTools(
       { url: server.url, headers },
-      { secrets: this.gateway.secrets, egress: this.gateway.egress },
+      // The server's team's own secrets, as its tools' calls will resolve them.
+      { secrets: this.secrets.resolverFor(server.teamId), egress: this.gateway.egress },
     );
     const mirrored = new Map(
       (await this.imports.findToolsById(server.tools.map((tool) => tool.toolId))).map((tool) => [

@@ -9,6 +9,7 @@ export const REFUSED_BEFORE_RUN_CODES: readonly string[] = [
   'approval_expired',
   'approval_required',
   'egress_denied',
+  'secret_unavailable',
   'rate_limited',
   'cancelled',
 ];

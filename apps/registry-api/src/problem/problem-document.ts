@@ -47,6 +47,9 @@ const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
   [ToolExceptionCode.Unavailable]: 503,
   [ToolExceptionCode.UpstreamUnavailable]: 502,
   [ToolExceptionCode.EgressDenied]: 422,
+  [ToolExceptionCode.MissingSecrets]: 422,
+  [ToolExceptionCode.SecretInUse]: 409,
+  [ToolExceptionCode.SecretsUnconfigured]: 503,
   [ToolExceptionCode.Internal]: 500,
 };
 
@@ -104,6 +107,12 @@ function titleOf(code: ToolExceptionCode): string {
       return 'Upstream server unreachable';
     case ToolExceptionCode.EgressDenied:
       return 'Address refused by the egress policy';
+    case ToolExceptionCode.MissingSecrets:
+      return 'Referenced secrets do not exist';
+    case ToolExceptionCode.SecretInUse:
+      return 'Secret in use';
+    case ToolExceptionCode.SecretsUnconfigured:
+      return 'Secret store not configured';
     case ToolExceptionCode.Internal:
       return 'Internal error';
     default:

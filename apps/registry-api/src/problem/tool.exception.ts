@@ -29,6 +29,12 @@ export enum ToolExceptionCode {
   UpstreamUnavailable = 'upstream_unavailable',
   /** The address an import would reach is refused by the egress policy (TOOLGATE_EGRESS_ALLOW). */
   EgressDenied = 'egress_denied',
+  /** A tool version references secrets its team does not have (named, with where they are referenced). */
+  MissingSecrets = 'missing_secrets',
+  /** A secret a stable or canary version references cannot be deleted without `?force=true`. */
+  SecretInUse = 'secret_in_use',
+  /** The secret store has no key (TOOLGATE_SECRETS_KEY is not set). */
+  SecretsUnconfigured = 'secrets_unconfigured',
   Internal = 'internal',
 }
 

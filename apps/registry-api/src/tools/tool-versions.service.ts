@@ -23,6 +23,7 @@ import type {
   PublishVersionDto,
   ToolVersionDto,
 } from './tools.dto';
+import { SecretsService } from '../secrets/secrets.service';
 import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
 import { brownoutsOf, ToolsService } from './tools.service';
 
@@ -101,10 +102,12 @@ export interface VersionDiff {
 
 @Injectable()
 export class ToolVersionsService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ToolsService) private readonly tools: ToolsService,
     @Inject(ToolsRepository) private readonly repository: ToolsRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
+    @Inject(SecretsService) private readonly secrets: SecretsService,
   ) {}
 
   /**
@@ -135,7 +138,15 @@ export class ToolVersionsService {
         },
       );
     }
-    if (body.status === 'published') this.refuseUnannouncedBreaks(ir, published);
+    if (body.status === 'published') {
+      this.refuseUnannouncedBreaks(ir, published);
+      // A served version whose secrets are missing would fail every call; drafts may wait for them.
+      await this.secrets.requireReferencedSecrets(
+        tool.teamId,
+        ir,
+        'ir' in body ? '/body/ir/protocol_meta/toolgate/executor' : '/body/executor',
+      );
+    }
     const newest = published.every((row) => compareVersions(row.version, ir.version) < 0);
     const release = releaseOnPublish(body, published.length === 0);
     const created = await this.repository.createVersion(
@@ -206,6 +217,12 @@ export class ToolVersionsService {
       (candidate) => candidate.status === 'published',
     );
     this.refuseUnannouncedBreaks(parsed.value, published);
+    // The pointers address the stored draft's ToolIR.
+    await this.secrets.requireReferencedSecrets(
+      tool.teamId,
+      parsed.value,
+      '/ir/protocol_meta/toolgate/executor',
+    );
     const newest = published.every(
       (candidate) => compareVersions(candidate.version, target.version) < 0,
     );

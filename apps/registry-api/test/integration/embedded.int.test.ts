@@ -72,19 +72,14 @@ describe('embedded default (PGlite, no DATABASE_URL)', () => {
         expect(tool.status).toBe(201);
         toolId = tool.body.id as string;
         const ir = ToolIRFactory.from({ id: toolId, name: 'lookup', tags: ['demo'] }).build();
-        expect(
-          (await call(first, { method: 'POST', url: `/v1/tools/${toolId}/versions`, body: { ir } }))
-            .status,
-        ).toBe(201);
-        expect(
-          (
-            await call(first, {
-              method: 'PUT',
-              url: `/v1/tools/${toolId}/release/stable`,
-              body: { version: '1.0.0' },
-            })
-          ).status,
-        ).toBe(200);
+        // A tool's first published version becomes stable by itself (and says so).
+        const published = await call(first, {
+          method: 'POST',
+          url: `/v1/tools/${toolId}/versions`,
+          body: { ir },
+        });
+        expect(published.status).toBe(201);
+        expect(published.body).toMatchObject({ served: true, next: null });
         const exported = await call(first, { url: '/v1/exports?format=anthropic&tags=demo' });
         expect(exported.status).toBe(200);
         expect(exported.body.resolution).toMatchObject([

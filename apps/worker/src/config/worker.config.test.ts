@@ -42,6 +42,25 @@ describe('loadWorkerConfig', () => {
     expect(() => loadWorkerConfig({ DATABASE_URL: 'mysql://db/x' })).toThrow(WorkerConfigError);
   });
 
+  it("reads the API's secret key settings and refuses a malformed key without echoing it", () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(
+      loadWorkerConfig({ TOOLGATE_SECRETS_KEY: `k2:${key}`, TOOLGATE_SECRETS_OLD_KEYS: '' }),
+    ).toMatchObject({ TOOLGATE_SECRETS_KEY: `k2:${key}`, TOOLGATE_SECRETS_OLD_KEYS: undefined });
+    const short = Buffer.alloc(8, 7).toString('base64');
+    expect(() => loadWorkerConfig({ TOOLGATE_SECRETS_KEY: short })).toThrow(
+      /TOOLGATE_SECRETS_KEY.*32 bytes/,
+    );
+    expect(() => loadWorkerConfig({ TOOLGATE_SECRETS_OLD_KEYS: `old:${short}` })).toThrow(
+      WorkerConfigError,
+    );
+    try {
+      loadWorkerConfig({ TOOLGATE_SECRETS_KEY: short });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(short);
+    }
+  });
+
   it('lists every invalid variable at once, without its value', () => {
     const env = {
       REDIS_URL: 'http://secret-host',

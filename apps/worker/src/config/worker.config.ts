@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { EgressAllowSetting } from '@toolgate/gateway';
+import { SecretKeySetting, SecretOldKeysSetting } from '@toolgate/persistence';
 import { z } from 'zod';
 
 const optionalString = z
@@ -28,6 +29,10 @@ export const WorkerConfigSchema = z.object({
   WORKER_CONCURRENCY: int({ min: 1, max: 512, default: 8 }),
   /** Where tools may connect beyond public addresses (the API's setting; see its README). */
   TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
+  /** The API's secret key (`<base64 of 32 bytes>` or `<id>:<base64>`): opens the secrets tools reference. */
+  TOOLGATE_SECRETS_KEY: SecretKeySetting,
+  /** Earlier keys, comma-separated, for secrets not yet re-encrypted (`npm run secrets:reencrypt`). */
+  TOOLGATE_SECRETS_OLD_KEYS: SecretOldKeysSetting,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** OTLP/HTTP collector base URL (`/v1/traces` is appended); traces are only exported when set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),

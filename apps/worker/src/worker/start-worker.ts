@@ -33,6 +33,8 @@ import {
   GatewayChannel,
   InProcessDriver,
   PgApprovalStore,
+  SecretKeyring,
+  SecretStore,
   QueueName,
   listenForCatalogChanges,
   pgPoolPort,
@@ -207,6 +209,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
           catalog,
           approvals: new PgApprovalStore(db),
           approvalTtlMs: config.APPROVAL_TTL_MS,
+          // The registry's secret store: the same table and key as the API, per call's team.
+          secrets: new SecretStore(
+            db,
+            SecretKeyring.fromSettings({
+              current: config.TOOLGATE_SECRETS_KEY,
+              old: config.TOOLGATE_SECRETS_OLD_KEYS,
+            }),
+          ),
         });
   const runner = new CallRunner({
     calls,

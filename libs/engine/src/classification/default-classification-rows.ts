@@ -161,6 +161,15 @@ export const DEFAULT_CLASSIFICATION_ROWS: readonly ClassificationRow[] = [
     user_visible: true,
   },
   {
+    // The team has not stored a secret the tool's version references: a team admin's job, named
+    // in the message (the name, never a value), so neither the model nor a retry can fix it.
+    match: { code: 'secret_unavailable' },
+    result_code: 'secret_unavailable',
+    layer: 'policy',
+    retryable: false,
+    user_visible: true,
+  },
+  {
     match: { code: 'unknown_tool' },
     result_code: 'unknown_tool',
     layer: 'return_to_model',

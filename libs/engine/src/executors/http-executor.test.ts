@@ -125,9 +125,9 @@ describe('http executor', () => {
     const refused = await executeCall(callOf('http_tool', {}), other);
     expect(refused.result).toMatchObject({ ok: false, error: { code: 'secret_unavailable' } });
     expect(seen).toEqual(['team-value']);
-    const config = ExecutorConfigSchema.parse(tool.protocol_meta?.['toolgate'] !== undefined
-      ? (tool.protocol_meta['toolgate'] as { executor: unknown }).executor
-      : undefined);
+    const config = ExecutorConfigSchema.parse(
+      (tool.protocol_meta?.['toolgate'] as { executor: unknown }).executor,
+    );
     expect(secretReferencesOf(config)).toEqual([
       { name: 'API_KEY', pointer: '/headers/X-Api-Key/secret' },
     ]);
@@ -183,7 +183,9 @@ describe('http executor', () => {
     });
     const outcome = await executeCall(callOf('http_tool'), harnessFor(tool).context);
     expect(hits).toBe(0);
-    expect(outcome.result.error?.code).toBe('internal');
+    // The name (never a value) and who can fix it; not retried, since only storing it helps.
+    expect(outcome.result.error).toMatchObject({ code: 'secret_unavailable', retryable: false });
+    expect(outcome.result.error?.message).toContain('"MISSING"');
   });
 
   it('aborts the connection when the timeout fires', async () => {

@@ -36,7 +36,7 @@ export async function resolveHeaders(
     if (secret === undefined) {
       throw new ToolExecutionError({
         code: 'secret_unavailable',
-        message: `secret "${value.secret}" for header ${name} is not available`,
+        message: `secret "${value.secret}" for header ${name} is not available: a team admin can store it with POST /v1/secrets`,
       });
     }
     secretValues.push(secret);

@@ -39,6 +39,8 @@ export interface EngineDeps {
   events?: EventSink;
   /** How long a call may wait for rate-limit capacity before it fails with `rate_limited`. */
   maxRateLimitWaitMs?: number;
+  /** The secrets of the team a call runs for (registryContextFactory sets it per call). */
+  secrets?: SecretResolver;
 }
 
 /** What one call adds to the shared ports: its tool version, its caller and its cancellation. */
@@ -74,6 +76,7 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.logger !== undefined) context.logger = deps.logger;
   if (deps.events !== undefined) context.events = deps.events;
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
+  if (deps.secrets !== undefined) context.secrets = deps.secrets;
   if (scope.signal !== undefined) context.signal = scope.signal;
   return context;
 }
@@ -91,11 +94,14 @@ export interface RegistryPorts {
   };
   approvals: ApprovalStore;
   approvalTtlMs: number;
+  /** The secret store: each call resolves `{secret}` references among its own team's secrets. */
+  secrets?: { forTeam(teamId: string): SecretResolver } | undefined;
 }
 
 /**
  * The per-call context of registry calls, the same in every host: the team's policy and the
- * team's view of fallback tools come from the catalog, approvals from the approvals table.
+ * team's view of fallback tools come from the catalog, approvals from the approvals table, secrets
+ * from the team's own secrets.
  */
 export function registryContextFactory(
   deps: EngineDeps,
@@ -113,6 +119,7 @@ export function registryContextFactory(
         }),
         policy: registry.catalog.policyEngineFor(teamId),
         resolveTool: (name, version) => registry.catalog.resolveTool({ teamId, name, version }),
+        ...(registry.secrets === undefined ? {} : { secrets: registry.secrets.forTeam(teamId) }),
       },
       scope,
     );

@@ -9,6 +9,7 @@ export const WELL_KNOWN_RESULT_ERROR_CODES = [
   'approval_denied',
   'approval_expired',
   'egress_denied',
+  'secret_unavailable',
   'rate_limited',
   'timeout',
   'cancelled',

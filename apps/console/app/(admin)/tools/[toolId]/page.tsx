@@ -12,6 +12,7 @@ import { SchemaTree } from '../../../components/schema-tree';
 import { canAdminister, useSession } from '../../../components/session';
 import { Empty, ErrorState, Loaded, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
+import { VersionSecrets } from '../../../components/version-secrets';
 
 const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
 const BEHAVIOR_FLAGS = ['readonly', 'destructive', 'idempotent', 'open_world'] as const;
@@ -435,7 +436,12 @@ export default function ToolPage() {
                   </p>
                 ) : null}
                 <Loaded state={detail} what="the ToolIR">
-                  {(version) => <IrView version={version} />}
+                  {(version) => (
+                    <>
+                      <IrView version={version} />
+                      <VersionSecrets ir={version.ir} teamId={current.team_id} />
+                    </>
+                  )}
                 </Loaded>
               </section>
             </div>
