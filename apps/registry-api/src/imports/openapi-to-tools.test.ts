@@ -313,7 +313,7 @@ describe('openApiToTools', () => {
     );
   });
 
-  it('maps security schemes to secret references in headers', () => {
+  it('maps security schemes to secret references in headers and the query string', () => {
     const document = documentWith(
       {
         '/b': { get: { operationId: 'bearer', ...ok } },
@@ -331,16 +331,24 @@ describe('openApiToTools', () => {
         },
       },
     );
-    const headers = Object.fromEntries(
-      openApiToTools(document, { secretPrefix: 'example/' }).tools.map((tool) => [
-        tool.name,
-        (tool.protocolMeta['toolgate'] as { executor: { headers: unknown } }).executor.headers,
-      ]),
+    const executors = Object.fromEntries(
+      openApiToTools(document, { secretPrefix: 'example/' }).tools.map((tool) => {
+        const { headers, query_params } = (
+          tool.protocolMeta['toolgate'] as {
+            executor: { headers: unknown; query_params?: unknown };
+          }
+        ).executor;
+        return [tool.name, { headers, query_params }];
+      }),
     );
-    expect(headers).toEqual({
-      bearer: { Authorization: { secret: 'example/bearer', prefix: 'Bearer ' } },
-      basic: { Authorization: { secret: 'example/basic', prefix: 'Basic ' } },
-      open: {},
+    expect(executors).toEqual({
+      bearer: {
+        headers: { Authorization: { secret: 'example/bearer', prefix: 'Bearer ' } },
+        query_params: undefined,
+      },
+      // The first alternative the executor can send: the API key in the query string.
+      basic: { headers: {}, query_params: { key: { secret: 'example/queryKey' } } },
+      open: { headers: {}, query_params: undefined },
     });
   });
 

@@ -175,6 +175,8 @@ function withDescription(schema: unknown, description: string | undefined): unkn
 
 interface SecurityChoice {
   headers: Record<string, SecretRef>;
+  /** API keys the scheme sends in the query string (`in: query`). */
+  query: Record<string, SecretRef>;
   schemes: string[];
 }
 
@@ -186,13 +188,14 @@ function chooseSecurity(
 ): SecurityChoice {
   const requirements = operation['security'] ?? document['security'];
   if (!Array.isArray(requirements) || requirements.length === 0)
-    return { headers: {}, schemes: [] };
+    return { headers: {}, query: {}, schemes: [] };
   const components = isRecord(document['components']) ? document['components'] : {};
   const schemes = isRecord(components['securitySchemes']) ? components['securitySchemes'] : {};
   const reasons: string[] = [];
   for (const requirement of requirements) {
     if (!isRecord(requirement)) continue;
     const headers: Record<string, SecretRef> = {};
+    const query: Record<string, SecretRef> = {};
     let usable = true;
     for (const name of Object.keys(requirement)) {
       const scheme = schemes[name];
@@ -205,6 +208,12 @@ function chooseSecurity(
       const type = scheme['type'];
       if (type === 'apiKey' && scheme['in'] === 'header' && typeof scheme['name'] === 'string') {
         headers[scheme['name']] = { secret };
+      } else if (
+        type === 'apiKey' &&
+        scheme['in'] === 'query' &&
+        typeof scheme['name'] === 'string'
+      ) {
+        query[scheme['name']] = { secret };
       } else if (type === 'http' && typeof scheme['scheme'] === 'string') {
         const httpScheme = scheme['scheme'].toLowerCase();
         const prefix =
@@ -219,14 +228,14 @@ function chooseSecurity(
       } else {
         usable = false;
         reasons.push(
-          `security scheme "${name}" (${String(type)} in ${String(scheme['in'])}) cannot be sent as a header`,
+          `security scheme "${name}" (${String(type)} in ${String(scheme['in'])}) cannot be sent as a header or query secret`,
         );
         break;
       }
     }
-    if (usable) return { headers, schemes: Object.keys(requirement) };
+    if (usable) return { headers, query, schemes: Object.keys(requirement) };
   }
-  fail(`no security requirement can be met with header secrets: ${reasons.join('; ')}`);
+  fail(`no security requirement can be met with header or query secrets: ${reasons.join('; ')}`);
 }
 
 function jsonBodySchema(
@@ -469,6 +478,7 @@ function convertOperation(
     method: httpMethod as HttpExecutorConfig['method'],
     url: `${baseUrl}${path}`,
     headers: security.headers,
+    ...(Object.keys(security.query).length > 0 ? { query_params: security.query } : {}),
     ...(Object.keys(mapped.parameters).length > 0 ? { parameters: mapped.parameters } : {}),
     body: body.mode,
     query: mapped.legacyQuery ? 'remaining_arguments' : 'none',
@@ -509,7 +519,7 @@ function convertOperation(
  * One tool per operation of a validated, dereferenced OpenAPI 3.x document: arguments from the
  * path/query/header/cookie parameters and the JSON request body, an `http` executor whose
  * `parameters` mapping says where each argument goes (with the document's style and explode),
- * security as header secrets. Argument names: a parameter's name with non-identifier characters
+ * security as header or query-string secrets. Argument names: a parameter's name with non-identifier characters
  * as `_`; on a clash the earlier location keeps the name (path, query, header, cookie) and the
  * later one is prefixed with its location (`query_id`). A plain object body spreads its
  * properties as arguments; a non-object body, or one with a property named like a parameter, is

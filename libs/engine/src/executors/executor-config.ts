@@ -72,6 +72,11 @@ export const HttpExecutorConfigSchema = z
     /** URL template, e.g. `https://api.example.com/orders/{order_id}`. */
     url: HttpUrlSchema,
     headers: z.record(z.string(), HeaderValueSchema).default({}),
+    /**
+     * Fixed query parameters, literal or `{secret}` (for APIs that take their key as `?api_key=`),
+     * sent after the arguments' query parameters.
+     */
+    query_params: z.record(z.string().min(1), HeaderValueSchema).optional(),
     /** Argument name -> where it goes; arguments not listed follow the `body`/`query` rules as before. */
     parameters: z.record(z.string(), HttpParameterSchema).optional(),
     /**
@@ -100,7 +105,10 @@ export const HttpExecutorConfigSchema = z
     for (const [argument, parameter] of Object.entries(config.parameters ?? {})) {
       const path = ['parameters', argument];
       const wireName = parameter.name ?? argument;
-      if (parameter.style !== undefined && !HTTP_PARAMETER_STYLES[parameter.in].has(parameter.style))
+      if (
+        parameter.style !== undefined &&
+        !HTTP_PARAMETER_STYLES[parameter.in].has(parameter.style)
+      )
         context.addIssue({
           code: 'custom',
           path: [...path, 'style'],

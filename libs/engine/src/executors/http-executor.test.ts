@@ -133,6 +133,45 @@ describe('http executor', () => {
     ]);
   });
 
+  it('sends fixed query parameters, a secret among them, after the arguments, and redacts an echo', async () => {
+    const urls: string[] = [];
+    const server = await serve((request, response) => {
+      urls.push(request.url ?? '');
+      response.statusCode = request.url?.startsWith('/fail') ? 502 : 200;
+      response.setHeader('content-type', 'application/json');
+      // A careless upstream echoing the request line back.
+      response.end(JSON.stringify({ echoed: request.url }));
+    });
+    const tool = (path: string) =>
+      httpTool({
+        config: {
+          kind: 'http',
+          method: 'GET',
+          url: `${server.url}${path}`,
+          query_params: { api_key: { secret: 'API_KEY' }, v: '2 beta' },
+        },
+      });
+    const ok = await executeCall(
+      callOf('http_tool', { q: 'oslo' }),
+      harnessFor(tool('/search')).context,
+    );
+    expect(urls[0]).toBe(`/search?q=oslo&api_key=${encodeURIComponent(SECRET)}&v=2%20beta`);
+    expect(ok.result).toMatchObject({
+      ok: true,
+      data: { echoed: expect.stringContaining('[redacted]') },
+    });
+    expect(JSON.stringify(ok.result)).not.toContain(encodeURIComponent(SECRET));
+    const failed = await executeCall(callOf('http_tool'), harnessFor(tool('/fail')).context);
+    expect(failed.result.ok).toBe(false);
+    expect(JSON.stringify(failed.result)).not.toContain(SECRET);
+    const config = ExecutorConfigSchema.parse(
+      (tool('/x').protocol_meta?.['toolgate'] as { executor: unknown }).executor,
+    );
+    expect(secretReferencesOf(config)).toEqual([
+      { name: 'API_KEY', pointer: '/query_params/api_key/secret' },
+    ]);
+  });
+
   it('keeps secrets out of logs and errors', async () => {
     const server = await serve((request, response) => {
       response.statusCode = 400;

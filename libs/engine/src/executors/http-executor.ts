@@ -116,8 +116,18 @@ async function executeHttp(
       const existing = url.search.replace(/^\?/, '');
       url.search = [existing, ...placed.query].filter((part) => part !== '').join('&');
     }
-    const resolved = await resolveHeaders(config.headers, request.secrets ?? options.secrets);
-    secretValues = resolved.secretValues;
+    const secrets = request.secrets ?? options.secrets;
+    const resolved = await resolveHeaders(config.headers, secrets);
+    const fixedQuery = await resolveHeaders(config.query_params ?? {}, secrets, 'query parameter');
+    secretValues = [...resolved.secretValues, ...fixedQuery.secretValues];
+    const fixedPairs = Object.entries(fixedQuery.headers).map(
+      ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+    );
+    if (fixedPairs.length > 0) {
+      // As text, like the parameters above; failures name the origin and path, never the query.
+      const existing = url.search.replace(/^\?/, '');
+      url.search = [existing, ...fixedPairs].filter((part) => part !== '').join('&');
+    }
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...resolved.headers,

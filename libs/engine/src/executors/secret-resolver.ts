@@ -20,10 +20,14 @@ export interface ResolvedHeaders {
   secretValues: string[];
 }
 
-/** Resolves header values; throws naming the missing secret (never a value) when one is unknown. */
+/**
+ * Resolves header (or query parameter) values; throws naming the missing secret (never a value)
+ * when one is unknown. `where` names the place in the message: `header`, `query parameter`.
+ */
 export async function resolveHeaders(
   headers: Readonly<Record<string, HeaderValue>>,
   resolver: SecretResolver | undefined,
+  where = 'header',
 ): Promise<ResolvedHeaders> {
   const resolved: Record<string, string> = {};
   const secretValues: string[] = [];
@@ -36,7 +40,7 @@ export async function resolveHeaders(
     if (secret === undefined) {
       throw new ToolExecutionError({
         code: 'secret_unavailable',
-        message: `secret "${value.secret}" for header ${name} is not available: a team admin can store it with POST /v1/secrets`,
+        message: `secret "${value.secret}" for ${where} ${name} is not available: a team admin can store it with POST /v1/secrets`,
       });
     }
     secretValues.push(secret);
@@ -74,12 +78,22 @@ function pointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Every `{secret}` reference of an executor config (its header values), in order. */
-export function secretReferencesOf(config: ExecutorConfig): SecretReference[] {
-  if (config.kind === 'builtin') return [];
-  return Object.entries(config.headers).flatMap(([header, value]) =>
+function referencesIn(
+  values: Readonly<Record<string, HeaderValue>>,
+  member: string,
+): SecretReference[] {
+  return Object.entries(values).flatMap(([key, value]) =>
     typeof value === 'string'
       ? []
-      : [{ name: value.secret, pointer: `/headers/${pointerToken(header)}/secret` }],
+      : [{ name: value.secret, pointer: `/${member}/${pointerToken(key)}/secret` }],
   );
+}
+
+/** Every `{secret}` reference of an executor config (header values, then query parameters), in order. */
+export function secretReferencesOf(config: ExecutorConfig): SecretReference[] {
+  if (config.kind === 'builtin') return [];
+  return [
+    ...referencesIn(config.headers, 'headers'),
+    ...(config.kind === 'http' ? referencesIn(config.query_params ?? {}, 'query_params') : []),
+  ];
 }
