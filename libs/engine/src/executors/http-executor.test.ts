@@ -1,4 +1,9 @@
 import { Writable } from 'node:stream';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
@@ -170,6 +175,45 @@ describe('http executor', () => {
     expect(secretReferencesOf(config)).toEqual([
       { name: 'API_KEY', pointer: '/query_params/api_key/secret' },
     ]);
+  });
+
+  it('keeps secrets out of every span, on success and on failure', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const server = await serve((request, response) => {
+      // An upstream that echoes the credential back, in its error and in its answer.
+      response.statusCode = request.url?.startsWith('/fail') ? 401 : 200;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ echoed: request.headers.authorization }));
+    });
+    for (const path of ['/ok', '/fail']) {
+      const tool = httpTool({
+        config: {
+          kind: 'http',
+          method: 'GET',
+          url: `${server.url}${path}`,
+          headers: { authorization: { secret: 'API_KEY', prefix: 'Bearer ' } },
+        },
+      });
+      const { context } = harnessFor(tool);
+      context.tracer = provider.getTracer('test');
+      await executeCall(callOf('http_tool'), context);
+    }
+    const spans = exporter.getFinishedSpans();
+    expect(spans.length).toBeGreaterThanOrEqual(4);
+    const exported = JSON.stringify(
+      spans.map((span) => ({
+        name: span.name,
+        attributes: span.attributes,
+        events: span.events,
+        status: span.status,
+      })),
+    );
+    expect(exported).toContain('http_tool');
+    expect(exported).not.toContain(SECRET);
+    await provider.shutdown();
   });
 
   it('keeps secrets out of logs and errors', async () => {
