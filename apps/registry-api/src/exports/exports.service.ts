@@ -11,7 +11,7 @@ import {
 import type { Principal } from '../auth/principal';
 import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { ReleasesRepository, type ReleaseRow } from '../releases/releases.repository';
-import { deprecationHeaders, isUnavailable } from '../tools/deprecation-headers';
+import { combinedDeprecationHeaders, isUnavailable } from '../tools/deprecation-headers';
 import { lifecycleOf, sunsetException } from '../tools/tool-versions.service';
 import { brownoutsOf } from '../tools/tools.service';
 import {
@@ -269,23 +269,10 @@ export class ExportsService {
     const text = JSON.stringify(body);
     // Strong ETag (RFC 9110 §8.8.3): the hash of the canonical body, equal bodies equal tags.
     const etag = `"${createHash('sha256').update(canonicalJson(body)).digest('base64url')}"`;
-    return { body: text, etag, headers: this.lifecycleHeaders(choices) };
-  }
-
-  /** One Deprecation/Sunset for the export (the earliest of its deprecated tools) and a Link per successor. */
-  private lifecycleHeaders(choices: Choice[]): Record<string, string> {
-    const deprecated = choices.filter((choice) => choice.row.deprecatedAt !== null);
-    if (deprecated.length === 0) return {};
-    const earliest = [...deprecated].sort(
-      (left, right) =>
-        (left.row.sunsetAt?.getTime() ?? Infinity) - (right.row.sunsetAt?.getTime() ?? Infinity),
-    )[0];
-    const headers = earliest ? deprecationHeaders(lifecycleOf(earliest.row)) : {};
-    const links = deprecated.flatMap((choice) => {
-      const link = deprecationHeaders(lifecycleOf(choice.row))['link'];
-      return link ? [link] : [];
-    });
-    if (links.length > 0) headers['link'] = links.join(', ');
-    return headers;
+    return {
+      body: text,
+      etag,
+      headers: combinedDeprecationHeaders(choices.map((choice) => lifecycleOf(choice.row))),
+    };
   }
 }
