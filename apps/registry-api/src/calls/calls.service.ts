@@ -31,9 +31,8 @@ import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/
 import {
   combinedDeprecationHeaders,
   deprecationNotice,
-  type VersionLifecycle,
+  type VersionDeprecation,
 } from '../tools/deprecation-headers';
-import { lifecycleOf } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
 import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
@@ -100,7 +99,7 @@ export function callToDto(row: CallRow): CallDto {
   };
 }
 
-function summaryOf(row: CallRow, lifecycle: VersionLifecycle | null = null): CallSummaryDto {
+function summaryOf(row: CallRow, lifecycle: VersionDeprecation | null = null): CallSummaryDto {
   const deprecation = lifecycle === null ? null : deprecationNotice(lifecycle);
   return {
     id: row.id,
@@ -343,23 +342,28 @@ export class CallsService {
   }
 
   /**
-   * The lifecycle of each call's version when it is deprecated, else null (in the rows' order).
-   * The in-memory catalog says which versions are deprecated, so a turn of current versions reads
-   * nothing more; only a deprecated one's row is read, for its successor.
+   * The deprecation of each call's version, else null (in the rows' order), from the in-memory
+   * catalog, which carries every version of a resolved tool; only a version the catalog does not
+   * know yet (it reloads within its max age) is read from the database.
    */
   private async deprecatedLifecycles(
     rows: readonly CallRow[],
     resolved: readonly ResolvedCall[],
-  ): Promise<Array<VersionLifecycle | null>> {
+  ): Promise<Array<VersionDeprecation | null>> {
     return Promise.all(
       rows.map(async (row, index) => {
         // A replayed call keeps the version it was recorded with, which may not be today's.
         const known = resolved[index]?.tool.versions.find(
           (entry) => entry.version === row.toolVersion,
         );
-        if (known?.deprecatedAt === null) return null;
-        const version = await this.tools.findVersion(row.toolId, row.toolVersion);
-        return version === null || version.deprecatedAt === null ? null : lifecycleOf(version);
+        const version = known ?? (await this.tools.findVersion(row.toolId, row.toolVersion));
+        if (version === null || version.deprecatedAt === null) return null;
+        return {
+          toolId: row.toolId,
+          deprecatedAt: version.deprecatedAt,
+          sunsetAt: version.sunsetAt,
+          successorVersion: version.successorVersion,
+        };
       }),
     );
   }

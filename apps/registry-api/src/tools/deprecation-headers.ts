@@ -1,9 +1,13 @@
 /** What a served version's lifecycle tells the caller. */
-export interface VersionLifecycle {
+/** What the deprecation headers and notices say of a version (the catalog carries exactly this). */
+export interface VersionDeprecation {
   toolId: string;
   deprecatedAt: Date | null;
   sunsetAt: Date | null;
   successorVersion: string | null;
+}
+
+export interface VersionLifecycle extends VersionDeprecation {
   brownouts: ReadonlyArray<{ start: string; end: string }>;
 }
 
@@ -23,7 +27,7 @@ export function isUnavailable(lifecycle: VersionLifecycle, now: Date): boolean {
  * Response headers for a deprecated version: `Deprecation: @<unix seconds>` (RFC 9745),
  * `Sunset: <HTTP-date>` (RFC 8594) and a `successor-version` link (RFC 5829).
  */
-export function deprecationHeaders(lifecycle: VersionLifecycle): Record<string, string> {
+export function deprecationHeaders(lifecycle: VersionDeprecation): Record<string, string> {
   if (lifecycle.deprecatedAt === null) return {};
   const headers: Record<string, string> = {
     deprecation: `@${Math.floor(lifecycle.deprecatedAt.getTime() / 1000)}`,
@@ -46,7 +50,7 @@ export interface DeprecationNotice {
 }
 
 /** Null for a version that is not deprecated. */
-export function deprecationNotice(lifecycle: VersionLifecycle): DeprecationNotice | null {
+export function deprecationNotice(lifecycle: VersionDeprecation): DeprecationNotice | null {
   if (lifecycle.deprecatedAt === null) return null;
   return {
     deprecated_at: lifecycle.deprecatedAt.toISOString(),
@@ -61,7 +65,7 @@ export function deprecationNotice(lifecycle: VersionLifecycle): DeprecationNotic
  * name one date, and a `successor-version` link for each deprecated tool that names a successor.
  */
 export function combinedDeprecationHeaders(
-  lifecycles: readonly VersionLifecycle[],
+  lifecycles: readonly VersionDeprecation[],
 ): Record<string, string> {
   const deprecated = lifecycles.filter((lifecycle) => lifecycle.deprecatedAt !== null);
   const earliest = [...deprecated].sort(

@@ -10,6 +10,8 @@ export interface CatalogVersion {
   status: 'draft' | 'published';
   deprecatedAt: Date | null;
   sunsetAt: Date | null;
+  /** The version a deprecation names as the one to move to. */
+  successorVersion: string | null;
   /** Stored versions were validated as ToolIR when they were published. */
   ir: ToolIR;
 }
@@ -52,6 +54,7 @@ interface ToolVersionColumns extends Record<string, unknown> {
   status: 'draft' | 'published' | null;
   deprecated_at: Date | null;
   sunset_at: Date | null;
+  successor_version: string | null;
   ir: ToolIR | null;
 }
 
@@ -67,7 +70,7 @@ const TOOLS_BY_NAME = sql(
   'catalog.tools_by_name',
   `SELECT t.id, t.name, t.team_id, t.visibility, r.stable_version, r.canary_version,
           r.canary_percent, r.tool_id IS NOT NULL AS has_release, v.version, v.status,
-          v.deprecated_at, v.sunset_at, v.ir
+          v.deprecated_at, v.sunset_at, v.successor_version, v.ir
      FROM tools t
      LEFT JOIN releases r ON r.tool_id = t.id
      LEFT JOIN tool_versions v ON v.tool_id = t.id
@@ -115,6 +118,7 @@ function toolsOf(rows: readonly ToolVersionColumns[]): Map<string, CatalogTool[]
         status: row.status,
         deprecatedAt: row.deprecated_at,
         sunsetAt: row.sunset_at,
+        successorVersion: row.successor_version,
         ir: row.ir,
       });
     }
