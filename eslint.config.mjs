@@ -44,8 +44,15 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'layer:ir', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'layer:wire', onlyDependOnLibsWithTags: ['layer:ir'] },
-            { sourceTag: 'layer:engine', onlyDependOnLibsWithTags: ['layer:wire', 'layer:ir'] },
-            { sourceTag: 'layer:sdk', onlyDependOnLibsWithTags: ['layer:wire', 'layer:ir'] },
+            { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:wire', 'layer:ir'] },
+            {
+              sourceTag: 'layer:engine',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:wire', 'layer:ir'],
+            },
+            {
+              sourceTag: 'layer:sdk',
+              onlyDependOnLibsWithTags: ['layer:contract', 'layer:wire', 'layer:ir'],
+            },
             {
               sourceTag: 'layer:app',
               onlyDependOnLibsWithTags: [
@@ -53,17 +60,24 @@ export default tseslint.config(
                 'layer:data',
                 'layer:engine',
                 'layer:sdk',
+                'layer:contract',
                 'layer:wire',
                 'layer:ir',
               ],
             },
             {
               sourceTag: 'layer:gateway',
-              onlyDependOnLibsWithTags: ['layer:data', 'layer:engine', 'layer:wire', 'layer:ir'],
+              onlyDependOnLibsWithTags: [
+                'layer:data',
+                'layer:engine',
+                'layer:contract',
+                'layer:wire',
+                'layer:ir',
+              ],
             },
             {
               sourceTag: 'layer:data',
-              onlyDependOnLibsWithTags: ['layer:engine', 'layer:wire', 'layer:ir'],
+              onlyDependOnLibsWithTags: ['layer:engine', 'layer:contract', 'layer:wire', 'layer:ir'],
             },
             { sourceTag: 'runtime:any', bannedExternalImports: serverOnlyPackages },
             {

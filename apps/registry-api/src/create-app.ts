@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { createOpenApiDocument, ROUTE_LIST } from '@toolgate/contract';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { LogController, type FastifyInstance } from 'fastify';
@@ -21,7 +22,7 @@ import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
 import { recordRouteMethods } from './problem/allowed-methods';
 import { writeProblemToSocket } from './problem/problem-details.filter';
-import { addProblemResponses } from './problem/problem-openapi';
+import { installProblemCheck } from './contract/problem-check.hook';
 import { ToolException, ToolExceptionCode } from './problem/tool.exception';
 
 /**
@@ -47,6 +48,8 @@ export interface CreateAppOptions {
 }
 
 const DEFAULT_WAIT_MS = 10_000;
+/** The API's version as the OpenAPI document states it. */
+const API_VERSION = '1.0.0';
 
 function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
   return {
@@ -99,22 +102,11 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', MCP_ROUTE] });
   app.enableShutdownHooks();
   installFastifyHooks(app.getHttpAdapter().getInstance());
+  installProblemCheck(app.getHttpAdapter().getInstance(), options.config.TOOLGATE_RESPONSE_CHECK);
 
-  const document = addProblemResponses(
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Toolgate registry API')
-        .setDescription(
-          'Tools, versions, releases, exports in every provider format, API keys and the audit trail.',
-        )
-        .setVersion('1')
-        .addBearerAuth()
-        .build(),
-    ),
-  );
-  document.security = [{ bearer: [] }];
-  SwaggerModule.setup(API_PATHS.docs.slice(1), app, document, {
+  // The document is the contract's, not one Nest infers: the same schemas validate every request.
+  const document = createOpenApiDocument({ routes: ROUTE_LIST, version: API_VERSION });
+  SwaggerModule.setup(API_PATHS.docs.slice(1), app, document as unknown as OpenAPIObject, {
     jsonDocumentUrl: API_PATHS.openapi.slice(1),
     yamlDocumentUrl: 'v1/openapi.yaml',
   });

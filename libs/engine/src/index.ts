@@ -135,7 +135,7 @@ export {
   type BuiltinExecutorConfig,
   type SecretRef,
   type HeaderValue,
-} from './executors/executor-config';
+} from '@toolgate/contract';
 export {
   ToolExecutionError,
   toolExecutionErrorOf,

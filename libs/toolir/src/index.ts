@@ -7,6 +7,19 @@ export {
   type Issue,
 } from './errors/toolgate-error';
 export {
+  ERROR_CODES,
+  ALL_ERROR_CODES,
+  PROBLEM_CODES,
+  RESULT_ERROR_CODES,
+  problemStatusOf,
+  type ErrorCode,
+  type ErrorCodeSpec,
+  type ErrorEmitter,
+  type ErrorSurface,
+  type ProblemCode,
+  type ResultErrorCode,
+} from './errors/error-codes';
+export {
   TOOL_IR_SCHEMA_VERSION,
   ToolIRSchema,
   ToolNameSchema,

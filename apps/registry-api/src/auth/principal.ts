@@ -1,15 +1,9 @@
 import { z } from 'zod';
 
-/** What an API key may do; `admin` implies every other scope. */
-export const SCOPES = [
-  'tools:read',
-  'tools:write',
-  'calls:execute',
-  'approvals:decide',
-  'admin',
-] as const;
+import { SCOPES, type Scope } from '@toolgate/contract';
+
+export { SCOPES, type Scope };
 export const ScopeSchema = z.enum(SCOPES);
-export type Scope = z.infer<typeof ScopeSchema>;
 
 /** The authenticated caller of a request. */
 export interface Principal {

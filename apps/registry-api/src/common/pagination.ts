@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-/** `?limit=` shared by every list route: 1-200, default 50. */
-export const LimitSchema = z.coerce.number().int().min(1).max(200).default(50);
+export { CursorParamSchema, LimitSchema } from '@toolgate/contract';
 
 /** An opaque cursor: base64url of a small JSON value, so clients cannot depend on its shape. */
 export function encodeCursor(value: Record<string, string>): string {
@@ -20,9 +19,3 @@ export function decodeCursor<TSchema extends z.ZodType>(
     return null;
   }
 }
-
-export const CursorParamSchema = z
-  .string()
-  .min(1)
-  .max(512)
-  .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor returned by this API');

@@ -55,7 +55,29 @@ function findUnstorableValue(value: unknown, path: string, depth: number): Probl
   return null;
 }
 
-/** Validates one request part (body, query, a header) with a zod schema; every failure is a 400 problem. */
+/** The outcome of checking one request part: its parsed value, or every problem found. */
+export type RequestPartCheck<TValue> =
+  | { ok: true; value: TValue }
+  | { ok: false; issues: ProblemIssue[] };
+
+/**
+ * Checks one request part (body, query, headers, a path parameter) against a schema, after the
+ * checks no schema should have to make (NUL characters, nesting depth).
+ */
+export function findRequestProblems<TSchema extends z.ZodType>(
+  schema: TSchema,
+  value: unknown,
+  /** Where the value came from, as the first segments of issue paths: `body`, `query`, `params/toolId`. */
+  origin: string,
+): RequestPartCheck<z.output<TSchema>> {
+  const unsafe = findUnstorableValue(value, `/${origin}`, 0);
+  if (unsafe) return { ok: false, issues: [unsafe] };
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, issues: issuesFromZodError(parsed.error, origin) };
+}
+
+/** Validates one request part with a zod schema; every failure is a 400 problem. */
 export class ZodValidationPipe<TSchema extends z.ZodType> implements PipeTransform<
   unknown,
   z.output<TSchema>
@@ -67,24 +89,12 @@ export class ZodValidationPipe<TSchema extends z.ZodType> implements PipeTransfo
   ) {}
 
   transform(value: unknown): z.output<TSchema> {
-    const unsafe = findUnstorableValue(value, `/${this.origin}`, 0);
-    if (unsafe) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
-        `The request ${this.origin.split('/')[0] ?? 'input'} is invalid.`,
-        {
-          issues: [unsafe],
-        },
-      );
-    }
-    const parsed = this.schema.safeParse(value);
-    if (parsed.success) return parsed.data;
+    const result = findRequestProblems(this.schema, value, this.origin);
+    if (result.ok) return result.value;
     throw new ToolException(
       ToolExceptionCode.InvalidRequest,
       `The request ${this.origin.split('/')[0] ?? 'input'} is invalid.`,
-      {
-        issues: issuesFromZodError(parsed.error, this.origin),
-      },
+      { issues: result.issues },
     );
   }
 }

@@ -50,6 +50,11 @@ export const AppConfigSchema = z.object({
   TOOLGATE_SECRETS_KEY: SecretKeySetting,
   /** Earlier keys, comma-separated `<id>:<base64>`, that still open values not yet re-encrypted. */
   TOOLGATE_SECRETS_OLD_KEYS: SecretOldKeysSetting,
+  /**
+   * Whether answers are held to the HTTP contract: `warn` logs a drift, `strict` (tests) answers it
+   * with a 500 and records it, `off` skips the check.
+   */
+  TOOLGATE_RESPONSE_CHECK: z.enum(['off', 'warn', 'strict']).default('warn'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce

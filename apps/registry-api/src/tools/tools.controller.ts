@@ -1,65 +1,41 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Inject } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import {
-  CreateToolSchema,
-  ListToolsQuerySchema,
-  SearchToolsQuerySchema,
-  ToolIdParamSchema,
-  type CreateToolDto,
-  type ListToolsQueryDto,
-  type SearchToolsQueryDto,
-} from './tools.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { ToolsService } from './tools.service';
 
-@ApiTags('tools')
-@Controller('tools')
+@Controller()
 export class ToolsController {
   constructor(@Inject(ToolsService) private readonly tools: ToolsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: 'Register a tool (its versions are published separately).' })
-  @ApiBody({ schema: z.toJSONSchema(CreateToolSchema, { io: 'input' }) as object })
+  @Endpoint(routes.createTool)
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(CreateToolSchema)) body: CreateToolDto,
+    @Input() input: RouteInput<typeof routes.createTool>,
   ) {
-    return this.tools.create(principal, body);
+    return this.tools.create(principal, input.body);
   }
 
-  @Get()
-  @RequireScopes('tools:read')
-  @ApiOperation({ summary: 'List tools by tag, team, status or text; cursor-paginated.' })
+  @Endpoint(routes.listTools)
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(ListToolsQuerySchema, 'query')) query: ListToolsQueryDto,
+    @Input() input: RouteInput<typeof routes.listTools>,
   ) {
-    return this.tools.list(principal, query);
+    return this.tools.list(principal, input.query);
   }
 
-  @Get('search')
-  @RequireScopes('tools:read')
-  @ApiOperation({ summary: 'Full-text search over name, tags and description, best match first.' })
+  @Endpoint(routes.searchTools)
   search(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(SearchToolsQuerySchema, 'query')) query: SearchToolsQueryDto,
+    @Input() input: RouteInput<typeof routes.searchTools>,
   ) {
-    return this.tools.search(principal, query);
+    return this.tools.search(principal, input.query);
   }
 
-  @Get(':toolId')
-  @RequireScopes('tools:read')
-  @ApiOperation({ summary: 'One tool and its release state.' })
-  get(
-    @CurrentPrincipal() principal: Principal,
-    @Param('toolId', new ZodValidationPipe(ToolIdParamSchema, 'params/toolId')) toolId: string,
-  ) {
-    return this.tools.get(principal, toolId);
+  @Endpoint(routes.getTool)
+  get(@CurrentPrincipal() principal: Principal, @Input() input: RouteInput<typeof routes.getTool>) {
+    return this.tools.get(principal, input.params.toolId);
   }
 }

@@ -2,62 +2,14 @@ import { PROVIDERS } from '@toolgate/adapters';
 import { ExecutorConfigSchema } from '@toolgate/engine';
 import {
   SemverSchema,
-  TagSchema,
   ToolBehaviorSchema,
   ToolConstraintsSchema,
-  ToolNameSchema,
 } from '@toolgate/toolir';
 import { z } from 'zod';
-import { CursorParamSchema, LimitSchema } from '../common/pagination';
+import { ToolIdSchema, type ReleaseSummary, type Tool } from '@toolgate/contract';
 
-export const ToolIdParamSchema = z.uuid();
+export const ToolIdParamSchema = ToolIdSchema;
 export const VersionParamSchema = SemverSchema;
-
-const TagsSchema = z
-  .array(TagSchema)
-  .max(32)
-  .refine((tags) => new Set(tags).size === tags.length, 'tags must be unique');
-
-export const VisibilitySchema = z.enum(['private', 'public']);
-
-export const CreateToolSchema = z.strictObject({
-  name: ToolNameSchema,
-  /** The stable id; generated when absent. A ToolIR published later must carry the same id. */
-  id: z.uuid().optional(),
-  description: z.string().max(16_384).default(''),
-  tags: TagsSchema.default([]),
-  visibility: VisibilitySchema.default('private'),
-  /** Required with the installation admin key; a team key always creates in its own team. */
-  team_id: z.uuid().optional(),
-});
-export type CreateToolDto = z.infer<typeof CreateToolSchema>;
-
-/** A query value that may be repeated (`?tag=a&tag=b`) or comma-separated (`?tags=a,b`). */
-const listParam = <TItem extends z.ZodType<unknown, string>>(item: TItem) =>
-  z
-    .union([z.string().max(2048), z.array(z.string().max(2048)).max(50)])
-    .transform((value) =>
-      (Array.isArray(value) ? value : [value])
-        .flatMap((part) => part.split(','))
-        .filter((part) => part !== ''),
-    )
-    .pipe(z.array(item).max(50));
-
-export const ListToolsQuerySchema = z.strictObject({
-  tag: listParam(TagSchema).optional(),
-  team: z.uuid().optional(),
-  status: z.enum(['draft', 'published', 'deprecated']).optional(),
-  q: z.string().trim().min(1).max(200).optional(),
-  cursor: CursorParamSchema.optional(),
-  limit: LimitSchema,
-});
-export type ListToolsQueryDto = z.infer<typeof ListToolsQuerySchema>;
-
-export const SearchToolsQuerySchema = z.strictObject({
-  q: z.string().trim().min(1).max(200),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-export type SearchToolsQueryDto = z.infer<typeof SearchToolsQuerySchema>;
 
 export const VersionStatusSchema = z.enum(['draft', 'published']);
 
@@ -123,23 +75,8 @@ export type DeprecateVersionDto = z.infer<typeof DeprecateVersionSchema>;
 export const DiffQuerySchema = z.strictObject({ from: SemverSchema, to: SemverSchema });
 export type DiffQueryDto = z.infer<typeof DiffQuerySchema>;
 
-export interface ReleaseSummaryDto {
-  stable_version: string | null;
-  canary_version: string | null;
-  canary_percent: number;
-}
-
-export interface ToolDto {
-  id: string;
-  team_id: string;
-  name: string;
-  description: string;
-  tags: string[];
-  visibility: 'private' | 'public';
-  release: ReleaseSummaryDto | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ReleaseSummaryDto = ReleaseSummary;
+export type ToolDto = Tool;
 
 export interface ToolVersionDto {
   tool_id: string;

@@ -8,14 +8,14 @@ import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { isUnavailable } from './deprecation-headers';
-import type { CreateToolDto, ListToolsQueryDto, SearchToolsQueryDto, ToolDto } from './tools.dto';
+import type { CreateToolInput, ListToolsQuery, SearchToolsQuery, Tool } from '@toolgate/contract';
 import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
 
 const ToolCursorSchema = z.strictObject({ name: z.string(), id: z.uuid() });
 // A text query inside the list narrows to at most this many matches before the other filters.
 const MAX_TEXT_MATCHES = 1000;
 
-export function toolToDto(tool: ToolWithRelease): ToolDto {
+export function toolToDto(tool: ToolWithRelease): Tool {
   return {
     id: tool.id,
     team_id: tool.teamId,
@@ -48,7 +48,7 @@ export class ToolsService {
     @Inject(ExportCache) private readonly cache: ExportCache,
   ) {}
 
-  async create(principal: Principal, body: CreateToolDto): Promise<ToolDto> {
+  async create(principal: Principal, body: CreateToolInput): Promise<Tool> {
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const id = body.id ?? randomUUID();
     const tool = await this.tools.create(
@@ -75,8 +75,8 @@ export class ToolsService {
 
   async list(
     principal: Principal,
-    query: ListToolsQueryDto,
-  ): Promise<{ items: ToolDto[]; next_cursor: string | null }> {
+    query: ListToolsQuery,
+  ): Promise<{ items: Tool[]; next_cursor: string | null }> {
     const after =
       query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolCursorSchema);
     if (after === null) {
@@ -110,8 +110,8 @@ export class ToolsService {
 
   async search(
     principal: Principal,
-    query: SearchToolsQueryDto,
-  ): Promise<{ items: Array<ToolDto & { rank: number }> }> {
+    query: SearchToolsQuery,
+  ): Promise<{ items: Array<Tool & { rank: number }> }> {
     const hits = await this.tools.search(query.q, { teamId: principal.teamId }, query.limit);
     if (hits.length === 0) return { items: [] };
     const rows = await this.tools.list({
@@ -128,7 +128,7 @@ export class ToolsService {
     };
   }
 
-  async get(principal: Principal, id: string): Promise<ToolDto> {
+  async get(principal: Principal, id: string): Promise<Tool> {
     return toolToDto(await this.requireVisible(principal, id));
   }
 

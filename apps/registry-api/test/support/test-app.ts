@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { takeContractViolations } from '../../src/contract/response-check';
 import { createApp, type CreateAppOptions } from '../../src/create-app';
 import { openDatabase, type Database } from '../../src/database/database';
 import { createDatabase, dropDatabase, randomDatabaseName } from '@toolgate/persistence/testing';
@@ -62,6 +63,8 @@ export async function startTestApp(
     DATABASE_URL: url,
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // Every answer of the suite is held to the contract: a drift is a 500 and fails close().
+    TOOLGATE_RESPONSE_CHECK: 'strict',
     // The local servers tests start stand in for third-party APIs: allow-listed as an operator
     // would. The egress tests override it with only their own server.
     TOOLGATE_EGRESS_ALLOW: '127.0.0.1,localhost',
@@ -107,6 +110,8 @@ async function startPgliteTestApp(
     PGLITE_DATA_DIR: dataDir,
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
     LOG_LEVEL: 'silent',
+    // Every answer of the suite is held to the contract: a drift is a 500 and fails close().
+    TOOLGATE_RESPONSE_CHECK: 'strict',
     ...overrides,
   });
   const database = await openDatabase({ kind: 'pglite', dataDir });
@@ -154,6 +159,12 @@ async function startOn(input: {
     await app.close();
     await database.close();
     await input.drop();
+    const violations = takeContractViolations();
+    if (violations.length > 0) {
+      throw new Error(
+        `answers off the HTTP contract:\n${violations.map((violation) => `${violation.operationId} ${violation.status}: ${violation.problems.join('; ')}`).join('\n')}`,
+      );
+    }
   };
   return {
     app,

@@ -8,7 +8,7 @@ import type {
   ToolIRInput,
 } from '@toolgate/toolir';
 import { BuiltinExecutor } from '../executors/builtin-executor';
-import type { ExecutorConfig } from '../executors/executor-config';
+import type { ExecutorConfig } from '@toolgate/contract';
 import { ExecutorRegistry } from '../executors/executor-registry';
 import type { ExecutorSet } from '../executors/executor-registry';
 import { MemoryEventSink } from '../telemetry/events';

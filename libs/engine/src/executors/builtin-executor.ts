@@ -1,7 +1,7 @@
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import type { ExecutorOutcome, ExecutorRequest, ProgressUpdate, ToolExecutor } from './executor';
 import { failureFromError } from './executor';
-import type { BuiltinExecutorConfig } from './executor-config';
+import type { BuiltinExecutorConfig } from '@toolgate/contract';
 
 /** What a builtin handler gets besides the arguments. */
 export interface BuiltinHandlerContext {

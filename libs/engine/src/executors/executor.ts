@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { EngineLogger } from '../telemetry/logger';
-import type { ExecutorConfig, ExecutorKind } from './executor-config';
+import type { ExecutorConfig, ExecutorKind } from '@toolgate/contract';
 import type { SecretResolver } from './secret-resolver';
 
 /** A progress report from a running tool. */

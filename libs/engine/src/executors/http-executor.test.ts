@@ -10,7 +10,7 @@ import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harne
 import { readBody, startTestServer } from '../__fixtures__/http-test-server';
 import type { TestServer } from '../__fixtures__/http-test-server';
 import { executeCall } from '../pipeline/execute-call';
-import { ExecutorConfigSchema, type HttpExecutorConfig } from './executor-config';
+import { ExecutorConfigSchema, type HttpExecutorConfig } from '@toolgate/contract';
 import { createHttpExecutor } from './http-executor';
 import { secretReferencesOf, staticSecretResolver } from './secret-resolver';
 

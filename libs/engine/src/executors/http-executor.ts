@@ -4,7 +4,7 @@ import { parseRetryAfter } from '../retry/backoff';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
-import type { HttpExecutorConfig } from './executor-config';
+import type { HttpExecutorConfig } from '@toolgate/contract';
 import { argumentText, placeParameters } from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';

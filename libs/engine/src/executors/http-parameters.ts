@@ -1,6 +1,6 @@
 import { isRecord, setOwnProperty } from '@toolgate/toolir';
 import { ToolExecutionError } from './executor';
-import type { HttpExecutorConfig, HttpParameter } from './executor-config';
+import type { HttpExecutorConfig, HttpParameter } from '@toolgate/contract';
 
 /** The request parts filled from the arguments listed in a config's `parameters`. */
 export interface PlacedParameters {

@@ -9,7 +9,7 @@ import type { ContentBlock } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, toolExecutionErrorOf } from './executor';
-import type { McpExecutorConfig } from './executor-config';
+import type { McpExecutorConfig } from '@toolgate/contract';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 

@@ -1,5 +1,5 @@
 import { ToolExecutionError } from './executor';
-import type { ExecutorConfig, HeaderValue } from './executor-config';
+import type { ExecutorConfig, HeaderValue } from '@toolgate/contract';
 
 /** Resolves secret references at call time; values are never logged, stored in results or put in errors. */
 export interface SecretResolver {

@@ -9,8 +9,8 @@ import { DEFAULT_CLASSIFICATION_ROWS } from '../classification/default-classific
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome } from '../executors/executor';
 import { failureFromError } from '../executors/executor';
-import { readExecutorConfig } from '../executors/executor-config';
-import type { ExecutorConfig } from '../executors/executor-config';
+import { readExecutorConfig } from '@toolgate/contract';
+import type { ExecutorConfig } from '@toolgate/contract';
 import type { PolicyDecision, PolicyInput } from '../policy/policy-engine';
 import { DEFAULT_RETRY_OPTIONS, retryDelay } from '../retry/backoff';
 import type { RetryOptions } from '../retry/backoff';

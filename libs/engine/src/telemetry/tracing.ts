@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
-import type { ExecutorKind } from '../executors/executor-config';
+import type { ExecutorKind } from '@toolgate/contract';
 
 /** Attribute names of the OpenTelemetry GenAI semantic conventions the engine sets on its spans. */
 export const GEN_AI_ATTRIBUTES = {

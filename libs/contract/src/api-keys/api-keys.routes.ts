@@ -1,0 +1,2 @@
+/** The api-keys routes (filled in as the area moves onto the contract). */
+export const apiKeysRoutes = {};

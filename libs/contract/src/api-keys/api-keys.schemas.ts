@@ -1,0 +1,2 @@
+// The api-keys area's request and response schemas.
+export {};

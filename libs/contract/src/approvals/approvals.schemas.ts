@@ -1,0 +1,2 @@
+// The approvals area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+// The audit area's request and response schemas.
+export {};

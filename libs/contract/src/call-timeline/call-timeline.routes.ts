@@ -1,0 +1,2 @@
+/** The call-timeline routes (filled in as the area moves onto the contract). */
+export const callTimelineRoutes = {};

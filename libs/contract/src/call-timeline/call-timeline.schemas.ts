@@ -1,0 +1,2 @@
+// The call-timeline area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+// The calls area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+/** The canary-guard routes (filled in as the area moves onto the contract). */
+export const canaryGuardRoutes = {};

@@ -1,0 +1,2 @@
+// The canary-guard area's request and response schemas.
+export {};

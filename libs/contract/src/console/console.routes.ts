@@ -1,0 +1,2 @@
+/** The console routes (filled in as the area moves onto the contract). */
+export const consoleRoutes = {};

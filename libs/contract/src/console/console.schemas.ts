@@ -1,0 +1,2 @@
+// The console area's request and response schemas.
+export {};

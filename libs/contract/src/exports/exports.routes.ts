@@ -1,0 +1,2 @@
+/** The exports routes (filled in as the area moves onto the contract). */
+export const exportsRoutes = {};

@@ -1,0 +1,2 @@
+// The exports area's request and response schemas.
+export {};

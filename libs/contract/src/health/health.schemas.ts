@@ -1,0 +1,2 @@
+// The health area's request and response schemas.
+export {};

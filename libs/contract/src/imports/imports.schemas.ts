@@ -1,0 +1,2 @@
+// The imports area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+// The mcp area's request and response schemas.
+export {};

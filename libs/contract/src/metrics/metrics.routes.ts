@@ -1,0 +1,2 @@
+/** The metrics routes (filled in as the area moves onto the contract). */
+export const metricsRoutes = {};

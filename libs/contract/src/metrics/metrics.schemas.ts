@@ -1,0 +1,2 @@
+// The metrics area's request and response schemas.
+export {};

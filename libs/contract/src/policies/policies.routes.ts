@@ -1,0 +1,2 @@
+/** The policies routes (filled in as the area moves onto the contract). */
+export const policiesRoutes = {};

@@ -1,0 +1,2 @@
+// The policies area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+// The releases area's request and response schemas.
+export {};

@@ -1,0 +1,2 @@
+/** The secrets routes (filled in as the area moves onto the contract). */
+export const secretsRoutes = {};

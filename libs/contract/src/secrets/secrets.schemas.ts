@@ -1,0 +1,2 @@
+// The secrets area's request and response schemas.
+export {};

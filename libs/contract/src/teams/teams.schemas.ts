@@ -1,0 +1,2 @@
+// The teams area's request and response schemas.
+export {};

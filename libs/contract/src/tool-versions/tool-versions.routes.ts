@@ -1,0 +1,2 @@
+/** The tool-versions routes (filled in as the area moves onto the contract). */
+export const toolVersionsRoutes = {};

@@ -1,0 +1,2 @@
+// The tool-versions area's request and response schemas.
+export {};

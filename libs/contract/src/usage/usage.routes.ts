@@ -1,0 +1,2 @@
+/** The usage routes (filled in as the area moves onto the contract). */
+export const usageRoutes = {};

@@ -1,0 +1,2 @@
+// The usage area's request and response schemas.
+export {};

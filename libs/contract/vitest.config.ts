@@ -1,0 +1,3 @@
+import { defineProjectTestConfig } from '../../vitest.shared';
+
+export default defineProjectTestConfig(import.meta.dirname);
