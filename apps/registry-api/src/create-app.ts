@@ -23,7 +23,7 @@ import { MCP_ROUTE } from './mcp/mcp-options';
 import { recordRouteMethods } from './problem/allowed-methods';
 import { writeProblemToSocket } from './problem/problem-details.filter';
 import { installProblemCheck } from './contract/problem-check.hook';
-import { ToolException, ToolExceptionCode } from './problem/tool.exception';
+import { ToolException } from './problem/tool.exception';
 
 /**
  * Longest accepted request target; longer ones get a 414 before any parsing (by the onRequest hook
@@ -50,6 +50,17 @@ export interface CreateAppOptions {
 const DEFAULT_WAIT_MS = 10_000;
 /** The API's version as the OpenAPI document states it. */
 const API_VERSION = '1.0.0';
+
+let document: ReturnType<typeof createOpenApiDocument> | undefined;
+
+/**
+ * The document is the contract's, not one Nest infers: the same schemas validate every request.
+ * Built once per process (it depends only on the routes), however many apps a process creates.
+ */
+function apiDocument(): ReturnType<typeof createOpenApiDocument> {
+  document ??= createOpenApiDocument({ routes: ROUTE_LIST, version: API_VERSION });
+  return document;
+}
 
 function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
   return {
@@ -104,11 +115,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   installFastifyHooks(app.getHttpAdapter().getInstance());
   installProblemCheck(app.getHttpAdapter().getInstance(), options.config.TOOLGATE_RESPONSE_CHECK);
 
-  // The document is the contract's, not one Nest infers: the same schemas validate every request.
-  const document = createOpenApiDocument({ routes: ROUTE_LIST, version: API_VERSION });
+  const document = apiDocument();
   SwaggerModule.setup(API_PATHS.docs.slice(1), app, document as unknown as OpenAPIObject, {
     jsonDocumentUrl: API_PATHS.openapi.slice(1),
     yamlDocumentUrl: 'v1/openapi.yaml',
+    // A key pasted into "Authorize" survives a reload of the docs page.
+    swaggerOptions: { persistAuthorization: true },
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -141,20 +153,17 @@ function answerClientError(
       (lineEnd === -1 || firstLine.length > MAX_URL_LENGTH || !REQUEST_LINE.test(firstLine));
     problem = targetTooLong
       ? new ToolException(
-          ToolExceptionCode.UriTooLong,
+          'uri_too_long',
           `The request target exceeds ${MAX_URL_LENGTH} characters.`,
         )
       : new ToolException(
-          ToolExceptionCode.HeadersTooLarge,
+          'headers_too_large',
           'The request headers exceed the size this server accepts.',
         );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    problem = new ToolException(
-      ToolExceptionCode.RequestTimeout,
-      'The request was not received in time.',
-    );
+    problem = new ToolException('request_timeout', 'The request was not received in time.');
   } else {
-    problem = new ToolException(ToolExceptionCode.InvalidRequest, 'The request is not valid HTTP.');
+    problem = new ToolException('invalid_request', 'The request is not valid HTTP.');
   }
   const requestId = randomUUID();
   // One line, as for any request; the parser's error code says what was wrong.
@@ -185,7 +194,7 @@ function installJsonBodyParser(fastify: FastifyInstance): void {
       if (charset?.[1] !== undefined && !/^utf-?8$/i.test(charset[1])) {
         done(
           new ToolException(
-            ToolExceptionCode.UnsupportedMediaType,
+            'unsupported_media_type',
             `Send request bodies as UTF-8 JSON, not ${charset[1]}.`,
             { extensions: { accepted: ['application/json; charset=utf-8'] } },
           ),
@@ -197,7 +206,7 @@ function installJsonBodyParser(fastify: FastifyInstance): void {
         text = utf8.decode(body);
       } catch {
         done(
-          new ToolException(ToolExceptionCode.InvalidRequest, 'The body is not valid UTF-8.', {
+          new ToolException('invalid_request', 'The body is not valid UTF-8.', {
             issues: [{ path: '/body', message: 'is not valid UTF-8' }],
           }),
         );
@@ -206,11 +215,9 @@ function installJsonBodyParser(fastify: FastifyInstance): void {
       const problem = text.length === 0 ? undefined : findJsonTextProblem(text);
       if (problem !== undefined) {
         done(
-          new ToolException(
-            ToolExceptionCode.InvalidRequest,
-            'The body holds text this API does not accept.',
-            { issues: [{ path: `/body${problem.pointer}`, message: problem.message }] },
-          ),
+          new ToolException('invalid_request', 'The body holds text this API does not accept.', {
+            issues: [{ path: `/body${problem.pointer}`, message: problem.message }],
+          }),
         );
         return;
       }
@@ -232,7 +239,7 @@ function installFastifyHooks(fastify: FastifyInstance): void {
     void reply.header('x-request-id', request.id);
     if (request.url.length > MAX_URL_LENGTH) {
       throw new ToolException(
-        ToolExceptionCode.UriTooLong,
+        'uri_too_long',
         `The request target exceeds ${MAX_URL_LENGTH} characters.`,
       );
     }
@@ -243,7 +250,7 @@ function installFastifyHooks(fastify: FastifyInstance): void {
     const contentType = request.headers['content-type'];
     if (hasBody && (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType))) {
       throw new ToolException(
-        ToolExceptionCode.UnsupportedMediaType,
+        'unsupported_media_type',
         'Send request bodies as application/json.',
         {
           extensions: { accepted: ['application/json'] },

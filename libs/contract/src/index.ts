@@ -23,3 +23,4 @@ export * from './imports/imports.schemas';
 export * from './console/console.schemas';
 export * from './health/health.schemas';
 export * from './mcp/mcp.schemas';
+export * from './client/route-client';

@@ -1,10 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import type { CallsCompleted } from '@toolgate/contract';
 import { defineTool } from '@toolgate/toolir';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startFakeProvider } from '../test/support/fake-provider';
+import { CALL_IDS } from '../test/support/gateway-answers';
 import { sendJson, startTestServer, type TestServer } from '../test/support/test-server';
 import { runToolLoop } from './agent-loop';
 import { localTools } from './local-tools';
@@ -389,13 +391,12 @@ describe('runToolLoop', () => {
         },
       ],
     };
+    const completed = {
+      results: wire,
+      calls: [{ id: CALL_IDS[0], status: 'succeeded', tool: 'get_weather', version: '1.0.0' }],
+    } satisfies CallsCompleted;
     const gateway = await startTestServer((_request, response) =>
-      sendJson(response, {
-        body: {
-          results: wire,
-          calls: [{ id: 'toolu_01', status: 'succeeded', tool: 'get_weather', version: '1.0.0' }],
-        },
-      }),
+      sendJson(response, { body: completed }),
     );
     try {
       const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });

@@ -6,15 +6,14 @@ export type {
   ToolExport,
   ExecuteOptions,
   ExecuteResult,
-  CallEvent,
 } from './toolgate-client';
+export type { CallEvent, KnownCallEvent, UnknownCallEvent } from './transports/call-events';
 export {
   ToolgateSdkError,
   ToolgateApiError,
   ToolgateNetworkError,
   ToolgateTimeoutError,
   ToolgateInvalidResponseError,
-  TOOLGATE_SDK_ERROR_CODES,
   type ToolgateSdkErrorCode,
   type ToolgateSdkErrorOptions,
   type ProblemFields,
@@ -24,27 +23,34 @@ export { DEFAULT_RETRY, type RetryOptions } from './transports/retry-policy';
 export type { FetchFunction, SleepFunction } from './transports/http-transport';
 export type { DeprecationNotice, DeprecationHandler } from './transports/deprecation-notices';
 export type { WireToolByProvider, WireResultsByProvider } from './transports/wire-types';
+export { SUBJECT_HEADER } from './transports/http-transport';
+// The gateway's answers as the contract defines them, so SDK users need no second import for them.
 export {
-  CALL_EVENT_TYPES,
   PROBLEM_MEDIA_TYPE,
-  SUBJECT_HEADER,
-  ProblemDocumentSchema,
-  ToolResolutionSchema,
-  ExportsResponseSchema,
-  CallRecordSchema,
-  CallsCompletedResponseSchema,
-  CallsAcceptedResponseSchema,
-  CallFinishedDataSchema,
-  type CallEventType,
-  type CallRecord,
-  type CallsCompletedResponse,
-  type CallsAcceptedResponse,
-  type CallFinishedData,
+  ProblemSchema,
+  ExportSchema,
+  ExportToolResolutionSchema,
+  ExportSkippedToolSchema,
+  CallSummarySchema,
+  CallsCompletedSchema,
+  CallsAcceptedSchema,
+  CallFinishedEventSchema,
+  CallStreamEventSchemas,
+  type Problem,
+  type ExportBody,
+  type ExportToolResolution,
+  type ExportSkippedTool,
+  type DowngradeReport,
+  type Call,
+  type CallStatus,
+  type CallSummary,
+  type CallDeprecationNotice,
+  type CallsCompleted,
+  type CallsAccepted,
+  type CallFinishedEvent,
+  type CallStreamEventName,
   type CreateCallsRequest,
-  type ProblemDocument,
-  type ToolResolution,
-  type ExportsResponse,
-} from './transports/gateway-contract';
+} from '@toolgate/contract';
 export {
   localTools,
   type LocalTools,

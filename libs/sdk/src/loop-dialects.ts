@@ -2,7 +2,7 @@ import type { Provider } from '@toolgate/adapters';
 import { isRecord } from '@toolgate/toolir';
 import { z } from 'zod';
 import { ToolgateSdkError } from './errors/toolgate-sdk-error';
-import { parseResponse } from './transports/gateway-contract';
+import { parseResponse } from './transports/parse-response';
 
 /** What the loop reads from one model response. */
 export interface ModelTurn {

@@ -1,5 +1,27 @@
 import type { ServerResponse } from 'node:http';
+import { getAdapter } from '@toolgate/adapters';
+import type {
+  CallFinishedEvent,
+  CallsAccepted,
+  CallsCompleted,
+  CallSummary,
+  ExportBody,
+  ExportToolResolution,
+} from '@toolgate/contract';
+import type { ToolResultIR } from '@toolgate/toolir';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openAIChatCompletion } from '../test/support/fake-provider';
+import {
+  APPROVAL_ID,
+  CALL_IDS,
+  TOOL_ID,
+  callEventMessage,
+  callRecord,
+  eventBase,
+  problemOf,
+  sendProblem,
+  startEventStream,
+} from '../test/support/gateway-answers';
 import {
   delay,
   sendJson,
@@ -7,8 +29,10 @@ import {
   type TestHandler,
   type TestServer,
 } from '../test/support/test-server';
+import type { CallEvent } from './transports/call-events';
 import {
   ToolgateApiError,
+  ToolgateInvalidResponseError,
   ToolgateNetworkError,
   ToolgateSdkError,
 } from './errors/toolgate-sdk-error';
@@ -20,23 +44,28 @@ const anthropicTool = {
   description: 'Searches',
   input_schema: { type: 'object', properties: {} },
 };
+const stableResolution = {
+  tool_id: TOOL_ID,
+  name: 'search',
+  version: '2.1.0',
+  reason: 'stable',
+  deprecated: false,
+  sunset_at: null,
+  successor_version: null,
+} satisfies ExportToolResolution;
 const exportBody = {
   format: 'anthropic',
   tools: [anthropicTool],
   request_options: {},
-  resolution: [
-    {
-      tool_id: 't1',
-      name: 'search',
-      version: '2.1.0',
-      reason: 'stable',
-      deprecated: false,
-      sunset_at: null,
-      successor_version: null,
-    },
-  ],
+  resolution: [stableResolution],
   skipped: [],
-  downgrades: { entries: [] },
+  downgrades: { entries: [], names: [{ name: 'search', wireName: 'search' }], limits: [] },
+} satisfies ExportBody;
+/** What GET /v1/exports sends beside its body (the route's cache headers). */
+const exportHeaders = {
+  etag: '"v1"',
+  'cache-control': 'private, no-cache',
+  vary: 'Authorization, X-Toolgate-Subject',
 };
 
 let server: TestServer | undefined;
@@ -58,21 +87,10 @@ async function setup(handler: TestHandler, options: Partial<ToolgateOptions> = {
   return { client, server, sleep };
 }
 
-function problem(
-  response: ServerResponse,
-  input: { status: number; body: Record<string, unknown>; headers?: Record<string, string> },
-): void {
-  response.writeHead(input.status, {
-    'content-type': 'application/problem+json; charset=utf-8',
-    ...input.headers,
-  });
-  response.end(JSON.stringify({ status: input.status, ...input.body }));
-}
-
 describe('Toolgate#tools', () => {
   it('builds the query, sends the key and the subject, and validates the body', async () => {
     const { client, server: http } = await setup(
-      (_request, response) => sendJson(response, { body: exportBody }),
+      (_request, response) => sendJson(response, { body: exportBody, headers: exportHeaders }),
       { subject: 'user-42' },
     );
     const exported = await client.tools({
@@ -83,10 +101,13 @@ describe('Toolgate#tools', () => {
     });
     expect(exported.tools).toEqual([anthropicTool]);
     expect(exported.resolution).toEqual(exportBody.resolution);
+    expect(exported.skipped).toEqual([]);
     expect(exported.downgrades).toEqual(exportBody.downgrades);
+    expect(exported.body).toEqual(exportBody);
     expect(exported.fromCache).toBe(false);
     const [request] = http.requests;
     const url = new URL(request!.url, http.url);
+    expect(request!.method).toBe('GET');
     expect(url.pathname).toBe('/v1/exports');
     expect(url.searchParams.get('format')).toBe('anthropic');
     expect(url.searchParams.get('tags')).toBe('search,web');
@@ -97,27 +118,29 @@ describe('Toolgate#tools', () => {
     expect(request!.headers['if-none-match']).toBeUndefined();
   });
 
-  it('reads the request options and keeps unknown fields', async () => {
+  it('reads the request options and the skipped tools', async () => {
     const body = {
       ...exportBody,
       request_options: { tool_choice: { type: 'auto' } },
-      etag_hint: 'x',
-    };
-    const { client } = await setup((_request, response) => sendJson(response, { body }));
+      skipped: [{ tool_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', name: 'old', reason: 'sunset' }],
+    } satisfies ExportBody;
+    const { client } = await setup((_request, response) =>
+      sendJson(response, { body, headers: exportHeaders }),
+    );
     const exported = await client.tools({ format: 'anthropic' });
     expect(exported.resolution).toEqual(exportBody.resolution);
     expect(exported.requestOptions).toEqual({ tool_choice: { type: 'auto' } });
-    expect((exported.body as Record<string, unknown>)['etag_hint']).toBe('x');
+    expect(exported.skipped).toEqual(body.skipped);
   });
 
   it('revalidates with If-None-Match and reuses the cached body on 304', async () => {
     const { client, server: http } = await setup((request, response) => {
       if (request.headers['if-none-match'] === '"v1"') {
-        response.writeHead(304, { etag: '"v1"' });
+        response.writeHead(304, exportHeaders);
         response.end();
         return;
       }
-      sendJson(response, { body: exportBody, headers: { etag: '"v1"' } });
+      sendJson(response, { body: exportBody, headers: exportHeaders });
     });
     const first = await client.tools({ format: 'anthropic', tags: ['search'] });
     const second = await client.tools({ format: 'anthropic', tags: ['search'] });
@@ -133,23 +156,21 @@ describe('Toolgate#tools', () => {
 
   it('surfaces a deprecated tool once per deprecation (sunset, successor)', async () => {
     const deprecation = '@1767225600';
-    const resolution = {
-      name: 'search',
-      version: '2.1.0',
-      reason: 'stable',
+    const resolution: ExportToolResolution = {
+      ...stableResolution,
       deprecated: true,
       sunset_at: '2027-01-01T00:00:00.000Z',
       successor_version: '3.0.0',
     };
-    const body = { ...exportBody, resolution: [resolution] };
+    const body = { ...exportBody, resolution: [resolution] } satisfies ExportBody;
     const notices: DeprecationNotice[] = [];
     const { client } = await setup(
       (request, response) => {
         const headers = {
-          etag: '"v1"',
+          ...exportHeaders,
           deprecation,
           sunset: 'Fri, 01 Jan 2027 00:00:00 GMT',
-          link: '</v1/tools/t1/versions/3.0.0>; rel="successor-version"',
+          link: `</v1/tools/${TOOL_ID}/versions/3.0.0>; rel="successor-version"`,
         };
         if (request.headers['if-none-match'] === '"v1"') {
           response.writeHead(304, headers);
@@ -185,7 +206,11 @@ describe('Toolgate#tools', () => {
       (_request, response) =>
         sendJson(response, {
           body: exportBody,
-          headers: { deprecation, link: '</v2/exports>; rel="successor-version"' },
+          headers: {
+            ...exportHeaders,
+            deprecation,
+            link: '</v2/exports>; rel="successor-version"',
+          },
         }),
       { logger: { warn } },
     );
@@ -202,32 +227,28 @@ describe('Toolgate#tools', () => {
   });
 
   it('throws a typed error with the problem document on a 4xx, without retrying', async () => {
+    const document = problemOf('invalid_request', 'The request does not match the route.', [
+      {
+        path: '/query/format',
+        message: 'must be one of openai-chat, openai-responses, anthropic, gemini, mcp',
+      },
+    ]);
     const {
       client,
       server: http,
       sleep,
-    } = await setup((_request, response) =>
-      problem(response, {
-        status: 400,
-        body: {
-          type: 'https://toolgate.dev/problems/invalid_request',
-          title: 'Invalid request',
-          detail: 'format must be one of openai-chat, openai-responses, anthropic, gemini, mcp',
-          code: 'invalid_request',
-          errors: [{ path: '/query/format', message: 'must be one of ...' }],
-        },
-      }),
-    );
+    } = await setup((_request, response) => sendProblem(response, document));
     const error = await client.tools({ format: 'anthropic' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolgateApiError);
     expect(error).toMatchObject({
       code: 'api_error',
       status: 400,
       type: 'https://toolgate.dev/problems/invalid_request',
-      title: 'Invalid request',
-      detail: 'format must be one of openai-chat, openai-responses, anthropic, gemini, mcp',
+      title: document.title,
+      detail: 'The request does not match the route.',
       problemCode: 'invalid_request',
-      errors: [{ path: '/query/format', message: 'must be one of ...' }],
+      errors: document.errors,
+      problem: document,
       retryable: false,
     });
     expect(http.requests).toHaveLength(1);
@@ -240,8 +261,9 @@ describe('Toolgate#tools', () => {
       server: http,
       sleep,
     } = await setup((_request, response, index) => {
-      if (index === 0) problem(response, { status: 503, body: { title: 'Service unavailable' } });
-      else sendJson(response, { body: exportBody });
+      if (index === 0)
+        sendProblem(response, problemOf('unavailable', 'The database is unreachable.'));
+      else sendJson(response, { body: exportBody, headers: exportHeaders });
     });
     await expect(client.tools({ format: 'anthropic' })).resolves.toMatchObject({
       tools: [anthropicTool],
@@ -251,12 +273,67 @@ describe('Toolgate#tools', () => {
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([125]);
   });
 
-  it('rejects a body that breaks the contract', async () => {
+  it("reads what it can of a proxy's JSON error that is not a problem document", async () => {
+    const { client } = await setup(
+      (_request, response) =>
+        sendJson(response, {
+          status: 502,
+          body: {
+            title: 'Bad Gateway',
+            code: 'ECONNRESET',
+            errors: [{ message: 'upstream reset' }],
+          },
+        }),
+      { retry: { maxAttempts: 1 } },
+    );
+    const error = await client.tools({ format: 'anthropic' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolgateApiError);
+    expect(error).toMatchObject({
+      status: 502,
+      title: 'Bad Gateway',
+      problemCode: 'ECONNRESET',
+      // An issue without the problem document's `path` is not one of its issues.
+      errors: [],
+      problem: undefined,
+      retryable: true,
+    });
+    expect((error as ToolgateApiError).detail).toContain('Bad Gateway');
+  });
+
+  it('rejects a body that breaks the contract, listing every issue', async () => {
     const { client } = await setup((_request, response) =>
       sendJson(response, { body: { format: 'anthropic', tools: 'nope' } }),
     );
+    const error = await client.tools({ format: 'anthropic' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolgateInvalidResponseError);
+    expect(error).toMatchObject({ code: 'invalid_response', retryable: false });
+    const { issues } = error as ToolgateInvalidResponseError;
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/tools: /),
+        expect.stringMatching(/^\/resolution: /),
+        expect.stringMatching(/^\/downgrades: /),
+      ]),
+    );
+  });
+
+  it('rejects an export in another format than the one asked for', async () => {
+    const { client } = await setup((_request, response) =>
+      sendJson(response, { body: { ...exportBody, format: 'gemini' }, headers: exportHeaders }),
+    );
     await expect(client.tools({ format: 'anthropic' })).rejects.toMatchObject({
       code: 'invalid_response',
+      issues: ['/format: expected anthropic, got gemini'],
+    });
+  });
+
+  it('rejects a status the route does not answer with', async () => {
+    const { client } = await setup((_request, response) =>
+      sendJson(response, { status: 201, body: exportBody }),
+    );
+    await expect(client.tools({ format: 'anthropic' })).rejects.toMatchObject({
+      code: 'invalid_response',
+      issues: ['status 201 is not an answer of exportTools'],
     });
   });
 
@@ -276,7 +353,7 @@ describe('Toolgate#tools', () => {
     const { client } = await setup(
       async (_request, response) => {
         await delay(300);
-        sendJson(response, { body: exportBody });
+        sendJson(response, { body: exportBody, headers: exportHeaders });
       },
       { timeoutMs: 50, retry: { maxAttempts: 1 } },
     );
@@ -298,26 +375,68 @@ const anthropicResponse = {
   ],
   stop_reason: 'tool_use',
 };
+const [CALL_A, CALL_B] = CALL_IDS;
+const weatherResult: ToolResultIR = {
+  call_id: 'toolu_01A',
+  name: 'get_weather',
+  ok: true,
+  data: { temp: 21 },
+};
+const deniedResult: ToolResultIR = {
+  call_id: 'toolu_01B',
+  name: 'get_time',
+  ok: false,
+  error: { code: 'approval_denied', message: 'denied', retryable: false },
+};
 
-function sse(response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+function summary(id: string, tool: string, status: CallSummary['status']): CallSummary {
+  return { id, status, tool, version: '1.0.0' };
+}
+
+/** A `finished` event of a call, as the runner announces it. */
+function finished(callId: string, result: ToolResultIR): CallFinishedEvent {
+  return {
+    type: 'finished',
+    ...eventBase(callId, result.name, 20),
+    ok: result.ok,
+    status: result.ok ? 'succeeded' : 'failed',
+    ...(result.error === undefined ? {} : { error_code: result.error.code }),
+    latency_ms: 12,
+    result,
+  };
+}
+
+/** An OpenAI Chat turn with one call, and the 200 the gateway answers it with. */
+const chatTurn = openAIChatCompletion({
+  calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }],
+});
+const chatResult: ToolResultIR = { call_id: 'call_1', name: 'get_weather', ok: true, data: 1 };
+const chatCompleted = {
+  results: getAdapter('openai-chat').resultsToWire([chatResult]),
+  calls: [summary(CALL_A, 'get_weather', 'succeeded')],
+} satisfies CallsCompleted;
+
+function accepted(...ids: string[]): CallsAccepted {
+  return { call_ids: ids, calls: ids.map((id) => summary(id, 'get_weather', 'running')) };
+}
+
+/** Writes `text` in small pieces, cut mid-line, as a network delivers a stream. */
+async function writeInPieces(response: ServerResponse, text: string): Promise<void> {
+  for (let start = 0; start < text.length; start += 29) {
+    response.write(text.slice(start, start + 29));
+    await delay(2);
+  }
 }
 
 describe('Toolgate#execute', () => {
   it('returns the wire results of a 200 and sends the contract body and headers', async () => {
-    const wire = {
-      role: 'user',
-      content: [
-        { type: 'tool_result', tool_use_id: 'toolu_01A', content: '{"temp":21}', is_error: false },
-      ],
-    };
+    const wire = getAdapter('anthropic').resultsToWire([weatherResult]);
+    const completed = {
+      results: wire,
+      calls: [summary(CALL_A, 'get_weather', 'succeeded')],
+    } satisfies CallsCompleted;
     const { client, server: http } = await setup((_request, response) =>
-      sendJson(response, {
-        body: {
-          results: wire,
-          calls: [{ id: 'toolu_01A', status: 'succeeded', tool: 'get_weather', version: '1.0.0' }],
-        },
-      }),
+      sendJson(response, { body: completed }),
     );
     const result = await client.execute({
       provider: 'anthropic',
@@ -326,10 +445,11 @@ describe('Toolgate#execute', () => {
       idempotencyKey: 'key-1',
       waitMs: 5000,
     });
-    expect(result).toMatchObject({
+    expect(result).toEqual({
       outcome: 'completed',
       results: wire,
-      calls: [{ id: 'toolu_01A', status: 'succeeded' }],
+      calls: completed.calls,
+      toolResults: undefined,
     });
     const [request] = http.requests;
     expect(request!.method).toBe('POST');
@@ -347,45 +467,55 @@ describe('Toolgate#execute', () => {
   it("follows every call's event stream after a 202 and converts the results to the provider wire", async () => {
     const { client, server: http } = await setup(async (request, response) => {
       if (request.method === 'POST') {
-        sendJson(response, { status: 202, body: { call_ids: ['toolu_01A', 'toolu_01B'] } });
+        sendJson(response, { status: 202, body: accepted(CALL_A, CALL_B) });
         return;
       }
-      sse(response);
-      if (request.url === '/v1/calls/toolu_01A/events') {
-        response.write('id: 1\nevent: queued\ndata: {"call_id":"toolu_01A"}\n\n');
-        await delay(20);
-        response.write('id: 2\nevent: started\nda');
-        await delay(20);
-        response.write('ta: {"call_id":"toolu_01A"}\r\n\r');
-        await delay(20);
-        response.write(
-          '\n: keep-alive\n\nid: 3\nevent: progress\ndata: {"call_id":"toolu_01A",\ndata: "progress":0.5}\n\n',
-        );
-        await delay(20);
-        response.write(
-          'id: 4\nevent: finished\ndata: {"call_id":"toolu_01A","result":{"call_id":"toolu_01A","name":"get_weather","ok":true,"data":{"temp":21}}}\n\n',
+      startEventStream(response);
+      if (request.url === `/v1/calls/${CALL_A}/events`) {
+        const record = { id: CALL_A, tool: 'get_weather', providerCallId: 'toolu_01A' };
+        await writeInPieces(
+          response,
+          callEventMessage('state', callRecord({ ...record, status: 'queued' })) +
+            callEventMessage('queued', { type: 'queued', ...eventBase(CALL_A, 'get_weather') }) +
+            callEventMessage('started', {
+              type: 'started',
+              ...eventBase(CALL_A, 'get_weather', 1),
+              attempt: 1,
+            }) +
+            callEventMessage('progress', {
+              type: 'progress',
+              ...eventBase(CALL_A, 'get_weather', 5),
+              progress: 0.5,
+              total: 1,
+              message: 'halfway',
+            }) +
+            callEventMessage('finished', finished(CALL_A, weatherResult)),
         );
         response.end();
         return;
       }
-      response.write('event: awaiting_approval\ndata: {"call_id":"toolu_01B"}\n\n');
-      await delay(60);
+      const record = { id: CALL_B, tool: 'get_time', providerCallId: 'toolu_01B' };
+      response.write(callEventMessage('state', callRecord({ ...record, status: 'queued' })));
       response.write(
-        'event: finished\ndata: {"call_id":"toolu_01B","result":{"call_id":"toolu_01B","name":"get_time","ok":false,"error":{"code":"approval_denied","message":"denied","retryable":false}}}\n\n',
+        callEventMessage('awaiting_approval', {
+          type: 'awaiting_approval',
+          ...eventBase(CALL_B, 'get_time', 2),
+          approval_id: APPROVAL_ID,
+          reason: 'The tool is destructive.',
+        }),
       );
+      await delay(60);
+      response.write(callEventMessage('finished', finished(CALL_B, deniedResult)));
       response.end();
     });
-    const events: string[] = [];
+    const events: CallEvent[] = [];
     const result = await client.execute({
       provider: 'anthropic',
       payload: anthropicResponse,
-      onEvent: (event) => events.push(`${event.callId}:${event.type}`),
+      onEvent: (event) => events.push(event),
     });
     expect(result.outcome).toBe('followed');
-    expect(result.toolResults?.map((toolResult) => toolResult.call_id)).toEqual([
-      'toolu_01A',
-      'toolu_01B',
-    ]);
+    expect(result.toolResults).toEqual([weatherResult, deniedResult]);
     expect(result.results).toEqual({
       role: 'user',
       content: [
@@ -398,13 +528,23 @@ describe('Toolgate#execute', () => {
         },
       ],
     });
-    expect(events.filter((event) => event.startsWith('toolu_01A'))).toEqual([
-      'toolu_01A:queued',
-      'toolu_01A:started',
-      'toolu_01A:progress',
-      'toolu_01A:finished',
+    // The 202's summaries, each with the status its call finished with.
+    expect(result.calls.map((call) => [call.id, call.status])).toEqual([
+      [CALL_A, 'succeeded'],
+      [CALL_B, 'failed'],
     ]);
-    expect(events).toContain('toolu_01B:awaiting_approval');
+    expect(events.filter((event) => event.callId === CALL_A).map((event) => event.type)).toEqual([
+      'state',
+      'queued',
+      'started',
+      'progress',
+      'finished',
+    ]);
+    const progress = events.find((event) => event.type === 'progress');
+    expect(progress?.type === 'progress' && progress.data.message).toBe('halfway');
+    expect(events.map((event) => `${event.callId}:${event.type}`)).toContain(
+      `${CALL_B}:awaiting_approval`,
+    );
     const streams = http.requests.filter((request) => request.method === 'GET');
     expect(streams.every((request) => request.headers['accept'] === 'text/event-stream')).toBe(
       true,
@@ -414,24 +554,140 @@ describe('Toolgate#execute', () => {
     ).toBe(true);
   });
 
-  it('reconnects an event stream that ends early, resuming after the last event id', async () => {
-    const { client, server: http } = await setup((request, response, index) => {
+  it('takes the result from the state event when the call finished before its stream opened', async () => {
+    const { client, server: http } = await setup((request, response) => {
       if (request.method === 'POST') {
-        sendJson(response, { status: 202, body: { call_ids: ['call_1'] } });
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
         return;
       }
-      sse(response);
-      if (index === 1) {
-        response.end('id: 7\nevent: started\ndata: {"call_id":"call_1"}\n\n');
-        return;
-      }
+      startEventStream(response);
+      // A final call's stream is its state alone.
       response.end(
-        'id: 8\nevent: finished\ndata: {"call_id":"call_1","name":"get_weather","ok":true,"data":1}\n\n',
+        callEventMessage(
+          'state',
+          callRecord({
+            id: CALL_A,
+            tool: 'get_weather',
+            providerCallId: 'call_1',
+            status: 'succeeded',
+            result: chatResult,
+          }),
+        ),
       );
     });
-    const result = await client.execute({ provider: 'openai-chat', payload: [] });
+    const result = await client.execute({ provider: 'openai-chat', payload: chatTurn });
     expect(result.results).toEqual([{ role: 'tool', tool_call_id: 'call_1', content: '1' }]);
-    expect(http.requests[2]!.headers['last-event-id']).toBe('7');
+    expect(result.calls).toMatchObject([{ id: CALL_A, status: 'succeeded' }]);
+    expect(http.requests).toHaveLength(2);
+  });
+
+  it("reads a cancelled call's result from its record", async () => {
+    const cancelledResult: ToolResultIR = {
+      call_id: 'call_1',
+      name: 'get_weather',
+      ok: false,
+      error: { code: 'cancelled', message: 'The call was cancelled.', retryable: false },
+    };
+    const record = { id: CALL_A, tool: 'get_weather', providerCallId: 'call_1' };
+    const { client, server: http } = await setup((request, response) => {
+      if (request.method === 'POST') {
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
+        return;
+      }
+      if (request.url === `/v1/calls/${CALL_A}`) {
+        sendJson(response, {
+          body: callRecord({ ...record, status: 'cancelled', result: cancelledResult }),
+        });
+        return;
+      }
+      startEventStream(response);
+      response.write(callEventMessage('state', callRecord({ ...record, status: 'running' })));
+      response.end(
+        callEventMessage('cancelled', {
+          type: 'cancelled',
+          ...eventBase(CALL_A, 'get_weather', 3),
+        }),
+      );
+    });
+    const result = await client.execute({ provider: 'openai-chat', payload: chatTurn });
+    expect(result.toolResults).toEqual([cancelledResult]);
+    expect(result.calls).toMatchObject([{ id: CALL_A, status: 'cancelled' }]);
+    expect(http.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /v1/calls',
+      `GET /v1/calls/${CALL_A}/events`,
+      `GET /v1/calls/${CALL_A}`,
+    ]);
+  });
+
+  it('reconnects an event stream that ends early', async () => {
+    const record = { id: CALL_A, tool: 'get_weather', providerCallId: 'call_1' };
+    const { client, server: http } = await setup((request, response, index) => {
+      if (request.method === 'POST') {
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
+        return;
+      }
+      startEventStream(response);
+      response.write(callEventMessage('state', callRecord({ ...record, status: 'running' })));
+      if (index === 1) {
+        // The connection drops before the call finishes.
+        response.end();
+        return;
+      }
+      response.end(callEventMessage('finished', finished(CALL_A, chatResult)));
+    });
+    const result = await client.execute({ provider: 'openai-chat', payload: chatTurn });
+    expect(result.results).toEqual([{ role: 'tool', tool_call_id: 'call_1', content: '1' }]);
+    expect(http.requests).toHaveLength(3);
+  });
+
+  it('passes an event of a name it does not know to onEvent untyped', async () => {
+    const { client } = await setup((request, response) => {
+      if (request.method === 'POST') {
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
+        return;
+      }
+      startEventStream(response);
+      // A newer gateway's event, then one whose data is not JSON.
+      response.write('event: heartbeat\ndata: {"at":1}\n\n');
+      response.write('event: note\ndata: plain text\n\n');
+      response.end(callEventMessage('finished', finished(CALL_A, chatResult)));
+    });
+    const events: CallEvent[] = [];
+    await client.execute({
+      provider: 'openai-chat',
+      payload: chatTurn,
+      onEvent: (event) => events.push(event),
+    });
+    expect(events.slice(0, 2)).toEqual([
+      { callId: CALL_A, type: 'unknown', event: 'heartbeat', data: { at: 1 } },
+      { callId: CALL_A, type: 'unknown', event: 'note', data: 'plain text' },
+    ]);
+    expect(events[2]?.type).toBe('finished');
+  });
+
+  it('refuses a finished event that breaks the contract, listing every issue', async () => {
+    const { client, server: http } = await setup((request, response) => {
+      if (request.method === 'POST') {
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
+        return;
+      }
+      startEventStream(response);
+      // A bare ToolResultIR is not a finished event.
+      response.end(`event: finished\ndata: ${JSON.stringify(chatResult)}\n\n`);
+    });
+    const error = await client
+      .execute({ provider: 'openai-chat', payload: chatTurn })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolgateInvalidResponseError);
+    expect((error as ToolgateInvalidResponseError).issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/type: /),
+        expect.stringMatching(/^\/call_id: /),
+        expect.stringMatching(/^\/result: /),
+      ]),
+    );
+    // Not retried: another attempt would read the same event.
+    expect(http.requests).toHaveLength(2);
   });
 
   it('retries a 503 when an Idempotency-Key makes the POST safe', async () => {
@@ -440,12 +696,13 @@ describe('Toolgate#execute', () => {
       server: http,
       sleep,
     } = await setup((_request, response, index) => {
-      if (index === 0) problem(response, { status: 503, body: { title: 'Service unavailable' } });
-      else sendJson(response, { body: { results: [], calls: [] } });
+      if (index === 0)
+        sendProblem(response, problemOf('unavailable', 'The database is unreachable.'));
+      else sendJson(response, { body: chatCompleted });
     });
     await expect(
-      client.execute({ provider: 'openai-chat', payload: [], idempotencyKey: 'key-1' }),
-    ).resolves.toMatchObject({ outcome: 'completed' });
+      client.execute({ provider: 'openai-chat', payload: chatTurn, idempotencyKey: 'key-1' }),
+    ).resolves.toMatchObject({ outcome: 'completed', results: chatCompleted.results });
     expect(http.requests).toHaveLength(2);
     expect(http.requests.map((request) => request.headers['idempotency-key'])).toEqual([
       'key-1',
@@ -460,13 +717,13 @@ describe('Toolgate#execute', () => {
       server: http,
       sleep,
     } = await setup((_request, response) =>
-      problem(response, { status: 503, body: { title: 'Service unavailable' } }),
+      sendProblem(response, problemOf('unavailable', 'The database is unreachable.')),
     );
     const error = await client
-      .execute({ provider: 'openai-chat', payload: [] })
+      .execute({ provider: 'openai-chat', payload: chatTurn })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolgateApiError);
-    expect(error).toMatchObject({ status: 503, retryable: true });
+    expect(error).toMatchObject({ status: 503, retryable: true, problemCode: 'unavailable' });
     expect(http.requests).toHaveLength(1);
     expect(sleep).not.toHaveBeenCalled();
   });
@@ -478,20 +735,16 @@ describe('Toolgate#execute', () => {
       sleep,
     } = await setup((_request, response, index) => {
       if (index === 0)
-        problem(response, {
-          status: 429,
-          body: { title: 'Too many requests' },
-          headers: { 'retry-after': '2' },
+        sendProblem(response, problemOf('rate_limited', 'Too many calls for this key.'), {
+          'retry-after': '2',
         });
       else if (index === 1) {
-        problem(response, {
-          status: 503,
-          body: { title: 'Service unavailable' },
-          headers: { 'retry-after': new Date(Date.now() + 3000).toUTCString() },
+        sendProblem(response, problemOf('unavailable', 'The database is unreachable.'), {
+          'retry-after': new Date(Date.now() + 3000).toUTCString(),
         });
-      } else sendJson(response, { body: { results: [], calls: [] } });
+      } else sendJson(response, { body: chatCompleted });
     });
-    await client.execute({ provider: 'openai-chat', payload: [], idempotencyKey: 'key-1' });
+    await client.execute({ provider: 'openai-chat', payload: chatTurn, idempotencyKey: 'key-1' });
     expect(http.requests).toHaveLength(3);
     const [first, second] = sleep.mock.calls.map(([ms]) => ms);
     expect(first).toBe(2000);
@@ -502,40 +755,34 @@ describe('Toolgate#execute', () => {
 
   it('does not wait for a Retry-After beyond maxRetryAfterMs', async () => {
     const { client, server: http } = await setup((_request, response) =>
-      problem(response, {
-        status: 429,
-        body: { title: 'Too many requests' },
-        headers: { 'retry-after': '3600' },
+      sendProblem(response, problemOf('rate_limited', 'Too many calls for this key.'), {
+        'retry-after': '3600',
       }),
     );
     await expect(
-      client.execute({ provider: 'openai-chat', payload: [], idempotencyKey: 'key-1' }),
+      client.execute({ provider: 'openai-chat', payload: chatTurn, idempotencyKey: 'key-1' }),
     ).rejects.toMatchObject({ status: 429, retryAfterMs: 3_600_000 });
     expect(http.requests).toHaveLength(1);
   });
 
-  it('never retries a 400, even with an Idempotency-Key, and exposes the problem fields', async () => {
+  it('never retries a 4xx, even with an Idempotency-Key, and exposes the problem fields', async () => {
+    const document = problemOf('invalid_payload', 'The payload holds no readable tool calls.', [
+      { path: '/body/payload/content/0', message: 'unknown block type "tool_usage"' },
+    ]);
     const { client, server: http } = await setup((_request, response) =>
-      problem(response, {
-        status: 400,
-        body: {
-          type: 'https://toolgate.dev/problems/invalid_request',
-          title: 'Invalid request',
-          detail: 'payload is not an Anthropic message',
-          code: 'invalid_request',
-          errors: [{ path: '/payload/content/0', message: 'unknown block type "tool_usage"' }],
-        },
-      }),
+      sendProblem(response, document),
     );
     const error = await client
       .execute({ provider: 'anthropic', payload: {}, idempotencyKey: 'key-1' })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolgateApiError);
     expect(error).toMatchObject({
-      status: 400,
-      title: 'Invalid request',
-      detail: 'payload is not an Anthropic message',
-      errors: [{ path: '/payload/content/0', message: 'unknown block type "tool_usage"' }],
+      status: document.status,
+      title: document.title,
+      detail: 'The payload holds no readable tool calls.',
+      problemCode: 'invalid_payload',
+      errors: document.errors,
+      retryable: false,
     });
     expect(http.requests).toHaveLength(1);
   });
@@ -543,14 +790,25 @@ describe('Toolgate#execute', () => {
   it('gives up following after followTimeoutMs', async () => {
     const { client } = await setup((request, response) => {
       if (request.method === 'POST') {
-        sendJson(response, { status: 202, body: { call_ids: ['call_1'] } });
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
         return;
       }
-      sse(response);
-      response.write('event: awaiting_approval\ndata: {"call_id":"call_1"}\n\n');
+      startEventStream(response);
+      const record = { id: CALL_A, tool: 'get_weather', providerCallId: 'call_1' };
+      response.write(
+        callEventMessage('state', callRecord({ ...record, status: 'awaiting_approval' })),
+      );
+      response.write(
+        callEventMessage('awaiting_approval', {
+          type: 'awaiting_approval',
+          ...eventBase(CALL_A, 'get_weather', 2),
+          approval_id: APPROVAL_ID,
+          reason: 'The policy requires an approval.',
+        }),
+      );
     });
     await expect(
-      client.execute({ provider: 'openai-chat', payload: [], followTimeoutMs: 100 }),
+      client.execute({ provider: 'openai-chat', payload: chatTurn, followTimeoutMs: 100 }),
     ).rejects.toMatchObject({ code: 'timeout', timeoutMs: 100 });
   });
 
@@ -559,12 +817,12 @@ describe('Toolgate#execute', () => {
     const { client, server: http } = await setup(async (_request, response) => {
       controller.abort();
       await delay(50);
-      sendJson(response, { body: { results: [], calls: [] } });
+      sendJson(response, { body: chatCompleted });
     });
     const error = await client
       .execute({
         provider: 'openai-chat',
-        payload: [],
+        payload: chatTurn,
         idempotencyKey: 'key-1',
         signal: controller.signal,
       })

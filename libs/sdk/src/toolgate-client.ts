@@ -1,4 +1,19 @@
 import { getAdapter, type Provider } from '@toolgate/adapters';
+import {
+  CallFinishedEventSchema,
+  routes,
+  routeUrl,
+  type Call,
+  type CallStatus,
+  type CallSummary,
+  type CreateCallsRequest,
+  type DowngradeReport,
+  type ExportBody,
+  type ExportSkippedTool,
+  type ExportToolResolution,
+  type RouteDefinition,
+  type RouteRequest,
+} from '@toolgate/contract';
 import type { ToolResultIR } from '@toolgate/toolir';
 import {
   ToolgateInvalidResponseError,
@@ -7,19 +22,9 @@ import {
   ToolgateTimeoutError,
 } from './errors/toolgate-sdk-error';
 import { runToolLoop, type GatewayToolLoopOptions, type ToolLoopResult } from './agent-loop';
+import { readCallEvent, type CallEvent } from './transports/call-events';
 import { DeprecationNotices, type DeprecationHandler } from './transports/deprecation-notices';
-import {
-  CallFinishedDataSchema,
-  CallsAcceptedResponseSchema,
-  CallsCompletedResponseSchema,
-  ExportsResponseSchema,
-  parseResponse,
-  type CallRecord,
-  type CreateCallsRequest,
-  type ExportsResponse,
-  type SkippedTool,
-  type ToolResolution,
-} from './transports/gateway-contract';
+import { readGatewayAnswer } from './transports/gateway-answer';
 import { HttpTransport, type FetchFunction, type SleepFunction } from './transports/http-transport';
 import { readEventStream } from './transports/read-event-stream';
 import { DEFAULT_RETRY, sleep as defaultSleep, type RetryOptions } from './transports/retry-policy';
@@ -71,25 +76,17 @@ export interface ToolExport<TProvider extends Provider> {
   format: TProvider;
   tools: Array<WireToolByProvider[TProvider]>;
   /** How each tool's version was chosen for this caller (pinned, canary or stable). */
-  resolution: ToolResolution[];
+  resolution: ExportToolResolution[];
   /** Tools left out for this caller (no stable release, past sunset, in a brownout). */
-  skipped: SkippedTool[];
+  skipped: ExportSkippedTool[];
   /** Request-level fields to spread into the provider request, e.g. `parallel_tool_calls`. */
-  requestOptions: Record<string, unknown>;
-  /** The adapters' report of what this wire format could not carry, as sent. */
-  downgrades: unknown;
-  /** The whole response body (unknown fields included). */
-  body: ExportsResponse;
+  requestOptions: ExportBody['request_options'];
+  /** What this wire format could not carry of each tool's definition. */
+  downgrades: DowngradeReport;
+  /** The whole answer, as the contract's `ExportSchema` reads it. */
+  body: ExportBody;
   /** True when the gateway answered 304 and the cached body was reused. */
   fromCache: boolean;
-}
-
-/** A progress event of a running call, from `GET /v1/calls/:id/events`. */
-export interface CallEvent {
-  callId: string;
-  /** `queued`, `started`, `progress`, `retry`, `awaiting_approval`, `finished`, or a newer event name. */
-  type: string;
-  data: unknown;
 }
 
 /** The model's tool calls to run through the gateway. */
@@ -104,7 +101,7 @@ export interface ExecuteOptions<TProvider extends Provider> {
   waitMs?: number;
   /** Gives up following the calls' event streams after this long (default: wait; approvals can take hours). */
   followTimeoutMs?: number;
-  /** Every progress event of the calls being followed. */
+  /** Every event of the calls being followed (after a 202). */
   onEvent?: (event: CallEvent) => void;
   signal?: AbortSignal;
 }
@@ -112,49 +109,52 @@ export interface ExecuteOptions<TProvider extends Provider> {
 /** The calls' results in the provider's wire format, ready to append to the conversation. */
 export interface ExecuteResult<TProvider extends Provider> {
   results: WireResultsByProvider[TProvider];
-  /** The gateway's call records (200), or the followed call ids (202). */
-  /** The calls as the gateway recorded them; after a 202 only their ids are known. */
-  calls: Array<Pick<CallRecord, 'id'> & Partial<CallRecord>>;
+  /** The calls as the gateway recorded them; after a 202, each with the status it finished with. */
+  calls: CallSummary[];
   /** The results as ToolResultIRs, when the gateway sent them that way (the 202 path). */
   toolResults: ToolResultIR[] | undefined;
   /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */
   outcome: 'completed' | 'followed';
 }
 
-async function readJson(response: Response, what: string): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ToolgateInvalidResponseError(`${what} is not JSON`, { cause: error });
-  }
+/** How a followed call ended. */
+interface CallOutcome {
+  status: CallStatus;
+  result: ToolResultIR;
 }
 
-function parseEventData(data: string, path: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch (error) {
-    throw new ToolgateInvalidResponseError(`GET ${path}: event data is not JSON`, { cause: error });
+/** The statuses a call ends in: those of a `finished` event, and `cancelled`. */
+const FINAL_STATUSES: ReadonlySet<CallStatus> = new Set<CallStatus>([
+  ...CallFinishedEventSchema.shape.status.options,
+  'cancelled',
+]);
+
+/** The outcome a call record holds, or undefined while the call is not final. */
+function outcomeOfCall(call: Call, what: string): CallOutcome | undefined {
+  if (!FINAL_STATUSES.has(call.status)) return undefined;
+  if (call.result === null) {
+    throw new ToolgateInvalidResponseError(`${what}: the ${call.status} call has no result`, {
+      issues: ['/result: expected the ToolResultIR of a final call, got null'],
+    });
   }
+  return { status: call.status, result: call.result };
 }
 
-function parseProgressData(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data;
-  }
-}
-
-function exportsPath(query: ToolsQuery<Provider>): string {
-  const params = new URLSearchParams({ format: query.format });
-  if (query.tags !== undefined && query.tags.length > 0) params.set('tags', query.tags.join(','));
-  if (query.names !== undefined && query.names.length > 0)
-    params.set('names', query.names.join(','));
+function exportsUrl(query: ToolsQuery<Provider>): string {
+  const { tags = [], names = [], pins = {} } = query;
   // Sorted so equal queries share one cache entry whatever the object's key order.
-  for (const name of Object.keys(query.pins ?? {}).sort())
-    params.append('pin', `${name}@${query.pins?.[name] ?? ''}`);
-  return `/v1/exports?${params.toString()}`;
+  const pin = Object.keys(pins)
+    .sort()
+    .map((name) => `${name}@${pins[name] ?? ''}`);
+  return routeUrl(routes.exportTools, {
+    query: {
+      format: query.format,
+      // Comma lists (the route reads them as repeated parameters too) keep long queries short.
+      ...(tags.length === 0 ? {} : { tags: tags.join(',') }),
+      ...(names.length === 0 ? {} : { names: names.join(',') }),
+      ...(pin.length === 0 ? {} : { pin }),
+    },
+  });
 }
 
 /** The Toolgate client: pull tools by version in a provider's format, execute calls, run tool loops. */
@@ -202,66 +202,74 @@ export class Toolgate {
   async tools<TProvider extends Provider>(
     query: ToolsQuery<TProvider>,
   ): Promise<ToolExport<TProvider>> {
-    const path = exportsPath(query);
+    const route = routes.exportTools;
+    const path = exportsUrl(query);
+    const what = `GET ${route.path}`;
     const cached = this.exportCache.get(path);
-    const exported = await this.transport.send(
+    const { answer, headers } = await this.transport.send(
       {
-        method: 'GET',
+        route,
         path,
         safeToRetry: true,
         signal: query.signal,
-        ...(cached === undefined ? {} : { headers: { 'if-none-match': cached.etag } }),
+        ...(cached === undefined
+          ? {}
+          : {
+              headers: {
+                'if-none-match': cached.etag,
+              } satisfies RouteRequest<typeof route>['headers'],
+            }),
       },
-      async (response) => {
-        if (response.status === 304) {
-          if (cached === undefined)
-            throw new ToolgateInvalidResponseError(
-              'GET /v1/exports answered 304 to a request without If-None-Match',
-            );
-          this.deprecations.observe({
-            url: `${this.baseUrl}${path}`,
-            headers: response.headers,
-            resolution: cached.exported.resolution,
-          });
-          // A copy: the caller may change what it gets (add tools, edit descriptions) without touching the cache.
-          return { ...structuredClone(cached.exported), fromCache: true };
-        }
-        const body = parseResponse(
-          ExportsResponseSchema,
-          await readJson(response, 'GET /v1/exports'),
-          'GET /v1/exports',
-        );
-        this.deprecations.observe({
-          url: `${this.baseUrl}${path}`,
-          headers: response.headers,
-          resolution: body.resolution,
-        });
-        const fresh: ToolExport<Provider> = {
-          format: query.format,
-          // The items are the provider's own definitions; the provider validates them when they are sent.
-          tools: body.tools as unknown as ToolExport<Provider>['tools'],
-          resolution: body.resolution,
-          skipped: body.skipped,
-          requestOptions: body.request_options,
-          downgrades: body.downgrades,
-          body,
-          fromCache: false,
-        };
-        const etag = response.headers.get('etag');
-        if (etag !== null) this.exportCache.set(path, { etag, exported: structuredClone(fresh) });
-        return fresh;
-      },
+      async (response) => ({
+        answer: await readGatewayAnswer(route, response, what),
+        headers: response.headers,
+      }),
     );
-    return exported as ToolExport<TProvider>;
+    const url = `${this.baseUrl}${path}`;
+    if (answer.status === 304) {
+      if (cached === undefined)
+        throw new ToolgateInvalidResponseError(
+          `${what} answered 304 to a request without If-None-Match`,
+        );
+      this.deprecations.observe({ url, headers, resolution: cached.exported.resolution });
+      // A copy: the caller may change what it gets (add tools, edit descriptions) without touching
+      // the cache. The cache key holds the format, so the entry is of TProvider.
+      return { ...structuredClone(cached.exported), fromCache: true } as ToolExport<TProvider>;
+    }
+    const body = answer.body;
+    if (body.format !== query.format) {
+      throw new ToolgateInvalidResponseError(
+        `${what} answered format ${body.format} to a request for ${query.format}`,
+        { issues: [`/format: expected ${query.format}, got ${body.format}`] },
+      );
+    }
+    this.deprecations.observe({ url, headers, resolution: body.resolution });
+    const fresh: ToolExport<TProvider> = {
+      format: query.format,
+      // The contract types tools as provider objects; the gateway wrote them with the adapter of
+      // the format just checked, and the provider validates them when they are sent.
+      tools: body.tools as Array<WireToolByProvider[TProvider]>,
+      resolution: body.resolution,
+      skipped: body.skipped,
+      requestOptions: body.request_options,
+      downgrades: body.downgrades,
+      body,
+      fromCache: false,
+    };
+    const etag = headers.get('etag');
+    if (etag !== null) this.exportCache.set(path, { etag, exported: structuredClone(fresh) });
+    return fresh;
   }
 
   /**
    * Hands the model's tool calls to the gateway (`POST /v1/calls`) and returns the results in the provider's
-   * format: at once on 200, or after following every call's event stream to `finished` on 202.
+   * format: at once on 200, or after following every call's event stream to its end on 202.
    */
   async execute<TProvider extends Provider>(
     options: ExecuteOptions<TProvider>,
   ): Promise<ExecuteResult<TProvider>> {
+    const route = routes.createCalls;
+    const what = `POST ${route.path}`;
     const body: CreateCallsRequest = {
       provider: options.provider,
       payload: options.payload,
@@ -270,46 +278,41 @@ export class Toolgate {
     };
     const answer = await this.transport.send(
       {
-        method: 'POST',
-        path: '/v1/calls',
+        route,
+        path: routeUrl(route),
         body,
         // Only an Idempotency-Key makes a repeated POST safe: without one a retry could run a tool twice.
         safeToRetry: options.idempotencyKey !== undefined,
         signal: options.signal,
         ...(options.idempotencyKey === undefined
           ? {}
-          : { headers: { 'idempotency-key': options.idempotencyKey } }),
+          : {
+              headers: {
+                'idempotency-key': options.idempotencyKey,
+              } satisfies RouteRequest<typeof route>['headers'],
+            }),
       },
-      async (response) => ({
-        status: response.status,
-        json: await readJson(response, 'POST /v1/calls'),
-      }),
+      (response) => readGatewayAnswer(route, response, what),
     );
     if (answer.status === 202) {
-      const accepted = parseResponse(
-        CallsAcceptedResponseSchema,
-        answer.json,
-        'POST /v1/calls 202',
-      );
-      const toolResults = await this.followCalls(accepted.call_ids, options);
+      const { call_ids: callIds, calls } = answer.body;
+      const outcomes = await this.followCalls(callIds, options);
+      const toolResults = outcomes.map((outcome) => outcome.result);
+      const statuses = new Map(callIds.map((id, index) => [id, outcomes[index]?.status]));
       return {
         results: getAdapter(options.provider).resultsToWire(
           toolResults,
         ) as WireResultsByProvider[TProvider],
-        calls: accepted.call_ids.map((id) => ({ id })),
+        calls: calls.map((call) => ({ ...call, status: statuses.get(call.id) ?? call.status })),
         toolResults,
         outcome: 'followed',
       };
     }
-    const completed = parseResponse(
-      CallsCompletedResponseSchema,
-      answer.json,
-      'POST /v1/calls 200',
-    );
     return {
-      // The wire results are the provider's format, produced by the gateway's adapter for `provider`.
-      results: completed.results as WireResultsByProvider[TProvider],
-      calls: completed.calls,
+      // The contract types results as provider objects; the gateway wrote them with the adapter of
+      // `provider`, the format this request named.
+      results: answer.body.results as WireResultsByProvider[TProvider],
+      calls: answer.body.calls,
       toolResults: undefined,
       outcome: 'completed',
     };
@@ -328,7 +331,7 @@ export class Toolgate {
   private async followCalls(
     callIds: readonly string[],
     options: ExecuteOptions<Provider>,
-  ): Promise<ToolResultIR[]> {
+  ): Promise<CallOutcome[]> {
     const deadline =
       options.followTimeoutMs === undefined
         ? undefined
@@ -358,40 +361,72 @@ export class Toolgate {
     }
   }
 
-  private followCall(input: {
+  /**
+   * Follows one call's event stream to its end: a `finished` event, or a `state` (always first)
+   * that is already final, carries the result; after `cancelled` the result is in the call record.
+   */
+  private async followCall(input: {
     callId: string;
-    signal: AbortSignal | undefined;
+    signal: AbortSignal;
     onEvent: ((event: CallEvent) => void) | undefined;
-  }): Promise<ToolResultIR> {
-    const { callId, onEvent } = input;
-    const path = `/v1/calls/${encodeURIComponent(callId)}/events`;
+  }): Promise<CallOutcome> {
+    const { callId, signal, onEvent } = input;
+    const route = routes.streamCallEvents;
+    const path = routeUrl(route, { params: { callId } });
+    const what = `GET ${path}`;
     // Mutated between attempts: a reconnect resumes after the last event seen (SSE `Last-Event-ID`).
     const headers: Record<string, string> = { accept: 'text/event-stream' };
-    return this.transport.send(
-      { method: 'GET', path, headers, safeToRetry: true, signal: input.signal, timeoutMs: null },
-      async (response) => {
+    const ended = await this.transport.send(
+      { route, path, headers, safeToRetry: true, signal, timeoutMs: null },
+      async (response): Promise<CallOutcome | 'cancelled'> => {
         const contentType = response.headers.get('content-type') ?? '';
-        if (!contentType.includes('text/event-stream') || response.body === null) {
+        const answers: RouteDefinition['responses'] = route.responses;
+        if (answers[response.status] === undefined) {
           throw new ToolgateInvalidResponseError(
-            `GET ${path} did not answer with text/event-stream (got ${contentType || 'no body'})`,
+            `${what} answered ${response.status}, which does not match the contract`,
+            { issues: [`status ${response.status} is not an answer of ${route.operationId}`] },
           );
         }
-        for await (const event of readEventStream(response.body)) {
-          if (event.id !== undefined) headers['last-event-id'] = event.id;
-          if (event.event === 'finished') {
-            const finished = parseResponse(
-              CallFinishedDataSchema,
-              parseEventData(event.data, path),
-              `GET ${path} finished event`,
-            );
-            onEvent?.({ callId, type: event.event, data: finished });
-            return finished.result;
-          }
-          // Progress events are informational: their data is passed on as sent (parsed when it is JSON).
-          onEvent?.({ callId, type: event.event, data: parseProgressData(event.data) });
+        if (!contentType.includes('text/event-stream') || response.body === null) {
+          throw new ToolgateInvalidResponseError(
+            `${what} did not answer with text/event-stream (got ${contentType || 'no body'})`,
+          );
         }
-        throw new ToolgateNetworkError(`GET ${path} ended before the call finished`);
+        for await (const message of readEventStream(response.body)) {
+          if (message.id !== undefined) headers['last-event-id'] = message.id;
+          const event = readCallEvent(callId, message, what);
+          onEvent?.(event);
+          if (event.type === 'finished') {
+            return { status: event.data.status, result: event.data.result };
+          }
+          if (event.type === 'state') {
+            const outcome = outcomeOfCall(event.data, `${what} state event`);
+            if (outcome !== undefined) return outcome;
+          }
+          if (event.type === 'cancelled') return 'cancelled';
+        }
+        throw new ToolgateNetworkError(`${what} ended before the call finished`);
       },
     );
+    return ended === 'cancelled' ? this.recordedOutcome(callId, signal) : ended;
+  }
+
+  /** The outcome stored in a final call's record (`GET /v1/calls/{callId}`). */
+  private async recordedOutcome(callId: string, signal: AbortSignal): Promise<CallOutcome> {
+    const route = routes.getCall;
+    const path = routeUrl(route, { params: { callId } });
+    const what = `GET ${path}`;
+    const answer = await this.transport.send(
+      { route, path, safeToRetry: true, signal },
+      (response) => readGatewayAnswer(route, response, what),
+    );
+    const outcome = outcomeOfCall(answer.body, what);
+    if (outcome === undefined) {
+      throw new ToolgateInvalidResponseError(
+        `${what}: the call is ${answer.body.status} after its stream said it was cancelled`,
+        { issues: [`/status: expected a final status, got ${answer.body.status}`] },
+      );
+    }
+    return outcome;
   }
 }

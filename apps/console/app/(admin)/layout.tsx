@@ -3,8 +3,9 @@
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { apiFetch, setCsrfToken } from '../lib/api';
-import { ConsoleSessionSchema, type ConsoleSession } from '../lib/api-types';
+import { routes, type ConsoleSession } from '@toolgate/contract';
+import { apiRequest, setCsrfToken } from '../lib/api';
+import { currentSessionRoute } from '../lib/console-routes';
 import { canAdminister, SessionProvider, type SessionValue } from '../components/session';
 import { ErrorState, Loading } from '../components/states';
 
@@ -29,15 +30,10 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let active = true;
-    apiFetch<{ session: unknown }>('/session').then(
-      ({ session: answer }) => {
+    // app/session/route.ts checks the session against the contract before it gets here.
+    apiRequest(currentSessionRoute, {}).then(
+      ({ session: current }) => {
         if (!active) return;
-        const parsed = answer === null ? null : ConsoleSessionSchema.safeParse(answer);
-        if (parsed !== null && !parsed.success) {
-          setError(new Error('The API answered with a session this console does not understand.'));
-          return;
-        }
-        const current = parsed === null ? null : parsed.data;
         if (current === null) {
           router.replace(
             `/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`,
@@ -57,7 +53,7 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
   }, [router, attempt]);
 
   const signOut = useCallback(() => {
-    apiFetch('/v1/console/session', { method: 'DELETE' })
+    apiRequest(routes.deleteConsoleSession, {})
       .catch(() => undefined)
       .finally(() => {
         setCsrfToken(null);

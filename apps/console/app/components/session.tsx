@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ConsoleUser, Role } from '../lib/api-types';
+import type { ConsoleRole, ConsoleUser } from '@toolgate/contract';
 
 /** The signed-in person; pages read it to hide what the role cannot do (the API still enforces it). */
 export interface SessionValue {
@@ -22,11 +22,11 @@ export function useSession(): SessionValue {
 }
 
 /** admin changes tools, releases and policies. */
-export function canAdminister(role: Role): boolean {
+export function canAdminister(role: ConsoleRole): boolean {
   return role === 'admin';
 }
 
 /** approver and admin decide approvals. */
-export function canDecide(role: Role): boolean {
+export function canDecide(role: ConsoleRole): boolean {
   return role === 'approver' || role === 'admin';
 }

@@ -1,7 +1,8 @@
 'use client';
 
+import { routeUrl } from '@toolgate/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiFetch } from '../lib/api';
+import { apiRequest, type ApiRequest, type ApiResult, type ApiRoute } from '../lib/api';
 
 export interface ApiState<TResult> {
   data: TResult | undefined;
@@ -10,28 +11,37 @@ export interface ApiState<TResult> {
   reload: () => void;
 }
 
+/** A route useApi may load: reading only, since it reloads and polls at will. */
+export type ReadRoute = ApiRoute & { method: 'get' };
+
 /**
- * GETs `path` (null waits) and reloads when it changes; with `pollMs` it refreshes in the background
- * without flashing the loading state, which keeps live lists calm.
+ * GETs `route` with `request` (null waits) and reloads when the request's URL changes; with
+ * `pollMs` it refreshes in the background without flashing the loading state, which keeps live
+ * lists calm.
  */
-export function useApi<TResult>(
-  path: string | null,
+export function useApi<TRoute extends ReadRoute>(
+  route: TRoute,
+  request: ApiRequest<TRoute> | null,
   options: { pollMs?: number } = {},
-): ApiState<TResult> {
-  const [data, setData] = useState<TResult | undefined>(undefined);
+): ApiState<ApiResult<TRoute>> {
+  const [data, setData] = useState<ApiResult<TRoute> | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(path !== null);
+  const [loading, setLoading] = useState(request !== null);
   const [generation, setGeneration] = useState(0);
-  const loadedPath = useRef<string | null>(null);
+  const loadedUrl = useRef<string | null>(null);
+  // A GET is all in its URL, so the URL (not the request object, new on every render) decides
+  // when to load again; the effect then sends the request of the render that changed it.
+  const url = request === null ? null : routeUrl(route, request);
 
   useEffect(() => {
-    if (path === null) return undefined;
+    const current = request;
+    if (url === null || current === null) return undefined;
     const controller = new AbortController();
     const load = (background: boolean) => {
       if (!background) setLoading(true);
-      apiFetch<TResult>(path, { signal: controller.signal }).then(
+      apiRequest(route, { ...current, signal: controller.signal }).then(
         (result) => {
-          loadedPath.current = path;
+          loadedUrl.current = url;
           setData(result);
           setError(undefined);
           setLoading(false);
@@ -43,14 +53,14 @@ export function useApi<TResult>(
         },
       );
     };
-    load(loadedPath.current === path);
+    load(loadedUrl.current === url);
     const timer =
       options.pollMs === undefined ? undefined : setInterval(() => load(true), options.pollMs);
     return () => {
       controller.abort();
       if (timer !== undefined) clearInterval(timer);
     };
-  }, [path, generation, options.pollMs]);
+  }, [route, url, generation, options.pollMs]);
 
   const reload = useCallback(() => setGeneration((value) => value + 1), []);
   return { data, error, loading, reload };

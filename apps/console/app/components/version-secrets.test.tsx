@@ -37,7 +37,17 @@ describe('VersionSecrets', () => {
   it("marks each as stored or missing from the team's secrets", async () => {
     const network = stubFetch(
       respond(['GET', `/v1/secrets?team_id=${TEAM}`], 200, {
-        items: [{ name: 'ORDERS_API_KEY', team_id: TEAM, referenced_by: [] }],
+        items: [
+          {
+            name: 'ORDERS_API_KEY',
+            team_id: TEAM,
+            created_by: 'user:ada@example.com',
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+            last_used_at: null,
+            referenced_by: [],
+          },
+        ],
       }),
     );
     restore = network.restore;

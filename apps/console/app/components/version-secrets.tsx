@@ -1,9 +1,8 @@
 'use client';
 
+import { routes } from '@toolgate/contract';
 import { isRecord } from '@toolgate/toolir';
 import Link from 'next/link';
-import { query } from '../lib/api';
-import type { Page, Secret } from '../lib/api-types';
 import { useApi } from './use-api';
 
 /** The secret names a ToolIR's http or mcp executor references in its headers, in order. */
@@ -22,8 +21,9 @@ export function referencedSecrets(ir: unknown): string[] {
 /** Which secrets a version needs and whether its team has each (the API refuses to publish otherwise). */
 export function VersionSecrets({ ir, teamId }: { ir: unknown; teamId: string }) {
   const needed = referencedSecrets(ir);
-  const secrets = useApi<Page<Secret>>(
-    needed.length === 0 ? null : `/v1/secrets${query({ team_id: teamId })}`,
+  const secrets = useApi(
+    routes.listSecrets,
+    needed.length === 0 ? null : { query: { team_id: teamId } },
   );
   if (needed.length === 0) return null;
   const stored = new Set((secrets.data?.items ?? []).map((secret) => secret.name));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Call } from './api-types';
+import type { Call } from '@toolgate/contract';
 import { wirePreview } from './wire-preview';
 
 function call(fields: Partial<Call>): Call {
@@ -12,9 +12,11 @@ function call(fields: Partial<Call>): Call {
     conversation_id: null,
     tool: { id: 'tool-1', name: 'db.drop', version: '1.0.0' },
     arguments: { table: 'users' },
+    arguments_hash: 'b1946ac92492d2347c6235b4d2611184',
     result: { call_id: 'toolu_1', name: 'db.drop', ok: true, data: { dropped: true } },
     error_code: null,
     attempts: 1,
+    answered_by: 'db.drop',
     latency_ms: 12,
     decision: null,
     created_at: '2026-01-01T00:00:00Z',
@@ -37,7 +39,7 @@ describe('wirePreview', () => {
     });
   });
 
-  it('leaves the result out when the stored one is not a ToolResultIR yet', () => {
+  it('leaves the result out while the call has none', () => {
     expect(wirePreview(call({ result: null }))?.result).toBeNull();
   });
 

@@ -1,11 +1,11 @@
 import { getAdapter, isProvider } from '@toolgate/adapters';
-import { isRecord, ToolResultIRSchema, type ToolCallIR } from '@toolgate/toolir';
-import type { Call } from './api-types';
+import type { Call } from '@toolgate/contract';
+import type { ToolCallIR } from '@toolgate/toolir';
 
 /** A call's request and result in its provider's own wire format, rebuilt with the adapters. */
 export interface WirePreview {
   request: unknown;
-  /** Null while the call has no result, or when the stored result is not a ToolResultIR. */
+  /** Null while the call has no result. */
   result: unknown;
 }
 
@@ -16,13 +16,11 @@ export function wirePreview(call: Call): WirePreview | null {
   const request: ToolCallIR = {
     id: call.provider_call_id,
     name: call.tool.name,
-    arguments: isRecord(call.arguments) ? call.arguments : {},
+    arguments: call.arguments,
     provider_call_id: call.provider_call_id,
   };
-  // The stored result crossed the network: only a valid ToolResultIR is converted.
-  const result = ToolResultIRSchema.safeParse(call.result);
   return {
     request: adapter.callsToWire([request]),
-    result: result.success ? adapter.resultsToWire([result.data]) : null,
+    result: call.result === null ? null : adapter.resultsToWire([call.result]),
   };
 }

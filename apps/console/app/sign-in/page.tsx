@@ -2,8 +2,8 @@
 
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense, useState, type FormEvent } from 'react';
-import { ApiError, apiFetch, describeError, setCsrfToken } from '../lib/api';
-import { ConsoleSessionSchema } from '../lib/api-types';
+import { routes } from '@toolgate/contract';
+import { ApiError, apiRequest, describeError, setCsrfToken } from '../lib/api';
 
 function safeNext(next: string | null): string {
   // Only same-origin paths: an open redirect after sign-in would be a phishing aid.
@@ -22,18 +22,9 @@ function SignInForm() {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    apiFetch<unknown>('/v1/console/session', {
-      method: 'POST',
-      body: { email, password },
-    }).then(
-      (answer) => {
-        const session = ConsoleSessionSchema.safeParse(answer);
-        if (!session.success) {
-          setBusy(false);
-          setError('The API answered with a session this console does not understand.');
-          return;
-        }
-        setCsrfToken(session.data.csrf_token);
+    apiRequest(routes.createConsoleSession, { body: { email, password } }).then(
+      (session) => {
+        setCsrfToken(session.csrf_token);
         router.replace(safeNext(params.get('next')));
       },
       (failure: unknown) => {

@@ -1,45 +1,33 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Inject } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { ApiKeyIdParamSchema, CreateApiKeySchema, type CreateApiKeyDto } from './api-keys.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { ApiKeysService } from './api-keys.service';
 
-@ApiTags('api-keys')
-@Controller('api-keys')
+@Controller()
 export class ApiKeysController {
   constructor(@Inject(ApiKeysService) private readonly keys: ApiKeysService) {}
 
-  @Post()
-  @HttpCode(201)
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Create an API key; the secret is in this response only.' })
-  @ApiBody({ schema: z.toJSONSchema(CreateApiKeySchema) as object })
+  @Endpoint(routes.createApiKey)
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(CreateApiKeySchema)) body: CreateApiKeyDto,
+    @Input() input: RouteInput<typeof routes.createApiKey>,
   ) {
-    return this.keys.create(principal, body);
+    return this.keys.create(principal, input.body);
   }
 
-  @Get()
-  @RequireScopes('admin')
-  @ApiOperation({ summary: "List the team's API keys (never their secrets)." })
+  @Endpoint(routes.listApiKeys)
   list(@CurrentPrincipal() principal: Principal) {
     return this.keys.list(principal);
   }
 
-  @Post(':id/revoke')
-  @HttpCode(200)
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Revoke an API key; it stops working at once.' })
+  @Endpoint(routes.revokeApiKey)
   revoke(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', new ZodValidationPipe(ApiKeyIdParamSchema, 'params/id')) id: string,
+    @Input() input: RouteInput<typeof routes.revokeApiKey>,
   ) {
-    return this.keys.revoke(principal, id);
+    return this.keys.revoke(principal, input.params.id);
   }
 }

@@ -1,14 +1,14 @@
 import { Injectable, Inject } from '@nestjs/common';
+import type { ApiKey, ApiKeyList, CreateApiKeyInput, CreatedApiKey } from '@toolgate/contract';
 import { generateApiKey } from '../auth/api-key-secret';
 import { AuthCache } from '../auth/auth-cache';
 import { ownsTeam, type Principal } from '../auth/principal';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
-import type { ApiKeyDto, CreateApiKeyDto, CreatedApiKeyDto } from './api-keys.dto';
 import { ApiKeysRepository, type ApiKeyRow } from './api-keys.repository';
 
-function toDto(row: ApiKeyRow): ApiKeyDto {
+function toDto(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     team_id: row.teamId,
@@ -29,7 +29,7 @@ export class ApiKeysService {
     @Inject(AuthCache) private readonly cache: AuthCache,
   ) {}
 
-  async create(principal: Principal, body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+  async create(principal: Principal, body: CreateApiKeyInput): Promise<CreatedApiKey> {
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const key = generateApiKey();
     const row = await this.keys.create(
@@ -53,14 +53,14 @@ export class ApiKeysService {
     return { ...toDto(row), key: key.token };
   }
 
-  async list(principal: Principal): Promise<{ items: ApiKeyDto[] }> {
+  async list(principal: Principal): Promise<ApiKeyList> {
     return { items: (await this.keys.listByTeam(principal.teamId)).map(toDto) };
   }
 
-  async revoke(principal: Principal, id: string): Promise<ApiKeyDto> {
+  async revoke(principal: Principal, id: string): Promise<ApiKey> {
     const existing = await this.keys.findById(id);
     if (!existing || !ownsTeam(principal, existing.teamId)) {
-      throw new ToolException(ToolExceptionCode.NotFound, `API key ${id} was not found.`);
+      throw new ToolException('not_found', `API key ${id} was not found.`);
     }
     const revoked = await this.keys.revoke(id, {
       actor: principal.actor,
@@ -70,8 +70,7 @@ export class ApiKeysService {
       entityId: id,
       data: {},
     });
-    if (!revoked)
-      throw new ToolException(ToolExceptionCode.Conflict, `API key ${id} is already revoked.`);
+    if (!revoked) throw new ToolException('conflict', `API key ${id} is already revoked.`);
     this.cache.evictKey(id);
     return toDto(revoked);
   }

@@ -1,45 +1,28 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import {
-  ApprovalDecisionSchema,
-  ApprovalIdParamSchema,
-  ListApprovalsQuerySchema,
-  type ApprovalDecisionDto,
-  type ListApprovalsQueryDto,
-} from './approvals.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { ApprovalsService } from './approvals.service';
 
-@ApiTags('approvals')
-@Controller('approvals')
+@Controller()
 export class ApprovalsController {
   constructor(@Inject(ApprovalsService) private readonly approvals: ApprovalsService) {}
 
-  @Get()
-  @RequireScopes('approvals:decide')
-  @ApiOperation({ summary: 'Approval requests of the team, newest first (`?status=pending`).' })
+  @Endpoint(routes.listApprovals)
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(ListApprovalsQuerySchema, 'query')) query: ListApprovalsQueryDto,
+    @Input() input: RouteInput<typeof routes.listApprovals>,
   ) {
-    return this.approvals.list(principal, query);
+    return this.approvals.list(principal, input.query);
   }
 
-  @Post(':approvalId/decision')
-  @HttpCode(200)
-  @RequireScopes('approvals:decide')
-  @ApiOperation({ summary: 'Approve or deny a pending call; the decider is recorded and audited.' })
-  @ApiBody({ schema: z.toJSONSchema(ApprovalDecisionSchema, { io: 'input' }) as object })
+  @Endpoint(routes.decideApproval)
   decide(
     @CurrentPrincipal() principal: Principal,
-    @Param('approvalId', new ZodValidationPipe(ApprovalIdParamSchema, 'params/approvalId'))
-    approvalId: string,
-    @Body(new ZodValidationPipe(ApprovalDecisionSchema)) body: ApprovalDecisionDto,
+    @Input() input: RouteInput<typeof routes.decideApproval>,
   ) {
-    return this.approvals.decide(principal, approvalId, body);
+    return this.approvals.decide(principal, input.params.approvalId, input.body);
   }
 }

@@ -5,10 +5,15 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
+import type {
+  Approval,
+  ApprovalDecisionInput,
+  ApprovalList,
+  ListApprovalsQuery,
+} from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type { ApprovalDecisionDto, ApprovalDto, ListApprovalsQueryDto } from './approvals.dto';
+import { ToolException } from '../problem/tool.exception';
 import {
   ApprovalsRepository,
   type ApprovalForDecision,
@@ -33,7 +38,7 @@ function isRequester(principal: Principal, approval: ApprovalForDecision): boole
   );
 }
 
-export function approvalToDto(row: ApprovalRow): ApprovalDto {
+export function approvalToDto(row: ApprovalRow): Approval {
   return {
     id: row.id,
     call_id: row.callId,
@@ -76,10 +81,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  async list(
-    principal: Principal,
-    query: ListApprovalsQueryDto,
-  ): Promise<{ items: ApprovalDto[] }> {
+  async list(principal: Principal, query: ListApprovalsQuery): Promise<ApprovalList> {
     const rows = await this.approvals.list({
       teamId: principal.teamId,
       status: query.status,
@@ -92,17 +94,17 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
    * Records a person's decision; the call goes back to the dispatcher, whose engine run reads it:
    * an approval lets exactly that call run once, a denial becomes its `approval_denied` result.
    */
-  async decide(principal: Principal, id: string, body: ApprovalDecisionDto): Promise<ApprovalDto> {
+  async decide(principal: Principal, id: string, body: ApprovalDecisionInput): Promise<Approval> {
     const target = await this.approvals.findForDecision(id, principal.teamId);
     if (target === null) {
-      throw new ToolException(ToolExceptionCode.NotFound, `Approval ${id} was not found.`);
+      throw new ToolException('not_found', `Approval ${id} was not found.`);
     }
     // Four eyes by default, for denials too: a requester that no longer wants its call cancels it
     // (POST /v1/calls/:id/cancel). The setting is read right before the decision is written, so a
     // change of it applies from the next decision on.
     if (!target.team.allowSelfApproval && isRequester(principal, target)) {
       throw new ToolException(
-        ToolExceptionCode.SelfApprovalForbidden,
+        'self_approval_forbidden',
         `Approval ${id} is for a call made by ${target.requestedBy}, which cannot decide it: another ` +
           'member with the approvals:decide scope must. A team admin can allow self-approval ' +
           `for the team with PATCH /v1/teams/${target.teamId} {"allow_self_approval": true}.`,
@@ -131,7 +133,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
       const existing = (await this.approvals.findById(id, principal.teamId)) ?? target;
       const state = existing.status === 'pending' ? 'expired' : existing.status;
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         `Approval ${id} is ${state}; only a pending approval can be decided.`,
         { extensions: { approval_status: state } },
       );

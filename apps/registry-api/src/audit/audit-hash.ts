@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AuditChainBreak, AuditChainBreakReason } from '@toolgate/contract';
 import { canonicalJson } from '@toolgate/toolir';
 
 /** The hash the first event of the chain links to. */
@@ -41,15 +42,6 @@ export interface StoredAuditEvent extends AuditEventContent {
   hash: string;
 }
 
-export type ChainBreakReason =
-  'sequence_gap' | 'prev_hash_mismatch' | 'hash_mismatch' | 'head_mismatch';
-
-export interface ChainBreak {
-  seq: string;
-  id: string | null;
-  reason: ChainBreakReason;
-}
-
 /**
  * Checks a run of consecutive events against the hash before them. Returns the first broken
  * link, or null and the hash of the last event so the caller can continue with the next batch.
@@ -57,12 +49,12 @@ export interface ChainBreak {
 export function verifyAuditBatch(
   events: readonly StoredAuditEvent[],
   start: { seq: bigint; hash: string },
-): { broken: ChainBreak | null; last: { seq: bigint; hash: string }; checked: number } {
+): { broken: AuditChainBreak | null; last: { seq: bigint; hash: string }; checked: number } {
   let previous = start;
   let checked = 0;
   for (const event of events) {
     const link = { seq: event.seq.toString(), id: event.id };
-    const fail = (reason: ChainBreakReason) => ({
+    const fail = (reason: AuditChainBreakReason) => ({
       broken: { ...link, reason },
       last: previous,
       checked,

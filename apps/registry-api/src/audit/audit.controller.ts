@@ -1,30 +1,24 @@
-import { Controller, Get, Query, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { AuditQuerySchema, type AuditQueryDto } from './audit.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { AuditService } from './audit.service';
 
-@ApiTags('audit')
-@Controller('audit')
+@Controller()
 export class AuditController {
   constructor(@Inject(AuditService) private readonly audit: AuditService) {}
 
-  @Get()
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'List audit events, newest first (cursor-paginated).' })
+  @Endpoint(routes.listAuditEvents)
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(AuditQuerySchema, 'query')) query: AuditQueryDto,
+    @Input() input: RouteInput<typeof routes.listAuditEvents>,
   ) {
-    return this.audit.list(principal, query);
+    return this.audit.list(principal, input.query);
   }
 
-  @Get('verify')
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Verify the audit hash chain; names the first broken link.' })
+  @Endpoint(routes.verifyAuditChain)
   verify() {
     return this.audit.verify();
   }

@@ -1,34 +1,47 @@
 import { Injectable, Inject } from '@nestjs/common';
+import type {
+  AuditChainBreak,
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
+  AuditVerification,
+} from '@toolgate/contract';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import { GENESIS_HASH, verifyAuditBatch, type ChainBreak } from './audit-hash';
-import type { AuditEventDto, AuditQueryDto } from './audit.dto';
+import { ToolException } from '../problem/tool.exception';
+import { GENESIS_HASH, verifyAuditBatch, type StoredAuditEvent } from './audit-hash';
 import { AuditRepository } from './audit.repository';
 
 const AuditCursorSchema = z.strictObject({ seq: z.string().regex(/^\d{1,19}$/) });
 const VERIFY_BATCH = 1000;
 
-export interface AuditVerification {
-  ok: boolean;
-  checked: number;
-  head: { seq: string; hash: string };
-  first_broken_link: ChainBreak | null;
+function toAuditEvent(event: StoredAuditEvent): AuditEvent {
+  return {
+    seq: event.seq.toString(),
+    id: event.id,
+    occurred_at: event.occurredAt.toISOString(),
+    actor: event.actor,
+    team_id: event.teamId,
+    action: event.action,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    // appendAuditEvent stores an object for every event; the column type cannot say so.
+    data: event.data as Record<string, unknown>,
+    prev_hash: event.prevHash,
+    hash: event.hash,
+  };
 }
 
 @Injectable()
 export class AuditService {
   constructor(@Inject(AuditRepository) private readonly audit: AuditRepository) {}
 
-  async list(
-    principal: Principal,
-    query: AuditQueryDto,
-  ): Promise<{ items: AuditEventDto[]; next_cursor: string | null }> {
+  async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
     const cursor =
       query.cursor === undefined ? undefined : decodeCursor(query.cursor, AuditCursorSchema);
     if (cursor === null) {
-      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The cursor is not valid.', {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
         issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
       });
     }
@@ -47,19 +60,7 @@ export class AuditService {
     const page = events.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      items: page.map((event) => ({
-        seq: event.seq.toString(),
-        id: event.id,
-        occurred_at: event.occurredAt.toISOString(),
-        actor: event.actor,
-        team_id: event.teamId,
-        action: event.action,
-        entity_type: event.entityType,
-        entity_id: event.entityId,
-        data: event.data,
-        prev_hash: event.prevHash,
-        hash: event.hash,
-      })),
+      items: page.map(toAuditEvent),
       next_cursor:
         events.length > query.limit && last ? encodeCursor({ seq: last.seq.toString() }) : null,
     };
@@ -79,7 +80,7 @@ export class AuditService {
       if (batch.length < VERIFY_BATCH) break;
     }
     // The head row is the chain's anchor: rows deleted from the end show up here.
-    const broken: ChainBreak | null =
+    const broken: AuditChainBreak | null =
       position.seq === head.seq && position.hash === head.hash
         ? null
         : { seq: head.seq.toString(), id: null, reason: 'head_mismatch' };
@@ -89,7 +90,7 @@ export class AuditService {
   private report(
     head: { seq: bigint; hash: string },
     checked: number,
-    broken: ChainBreak | null,
+    broken: AuditChainBreak | null,
   ): AuditVerification {
     return {
       ok: broken === null,

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { consoleNeededScopes, isSafeMethod } from '../console-auth/console-access';
 import { csrfMatches, CSRF_HEADER, readSessionCookie } from '../console-auth/console-session-token';
 import { ConsoleSessionsService } from '../console-auth/console-sessions.service';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { CredentialsService } from './credentials.service';
 import { setPrincipal } from './current-principal.decorator';
 import { hasScope, type Principal, type Scope } from './principal';
@@ -45,7 +45,7 @@ export class ApiKeyGuard implements CanActivate {
     const missing = needed.filter((scope) => !hasScope(principal, scope));
     if (missing.length > 0) {
       throw new ToolException(
-        ToolExceptionCode.Forbidden,
+        'forbidden',
         principal.userId === undefined
           ? `This key lacks the scope ${missing.join(', ')}.`
           : `Your console role does not allow this (needs ${missing.join(', ')}).`,
@@ -67,13 +67,13 @@ export class ApiKeyGuard implements CanActivate {
     const session = await this.sessions.resolve(token);
     if (session === null) {
       throw new ToolException(
-        ToolExceptionCode.Unauthenticated,
+        'unauthenticated',
         'The console session has expired or was ended; sign in again.',
       );
     }
     if (!isSafeMethod(request.method) && !csrfMatches(token, request.headers[CSRF_HEADER])) {
       throw new ToolException(
-        ToolExceptionCode.Forbidden,
+        'forbidden',
         `Send the session's csrf_token in the ${CSRF_HEADER} header with every change.`,
         { extensions: { reason: 'csrf' } },
       );

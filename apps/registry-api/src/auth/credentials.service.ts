@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { digestsEqual, hashSecret, parseApiKey } from './api-key-secret';
 import { AuthCache } from './auth-cache';
 import { SCOPES, ScopeSchema, type Principal, type Scope } from './principal';
@@ -28,14 +28,14 @@ export class CredentialsService {
   async authenticate(header: string | undefined): Promise<Principal> {
     if (header === undefined) {
       throw new ToolException(
-        ToolExceptionCode.Unauthenticated,
+        'unauthenticated',
         'Send an API key as `Authorization: Bearer <key>`.',
       );
     }
     const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
     if (!match?.[1]) {
       throw new ToolException(
-        ToolExceptionCode.Unauthenticated,
+        'unauthenticated',
         'The Authorization header must be `Bearer <key>`.',
       );
     }
@@ -53,10 +53,10 @@ export class CredentialsService {
       row?.secretHash ?? DECOY_DIGEST,
     );
     if (!parsed || !row || !matches) {
-      throw new ToolException(ToolExceptionCode.Unauthenticated, 'The API key is not valid.');
+      throw new ToolException('unauthenticated', 'The API key is not valid.');
     }
     if (row.revokedAt !== null) {
-      throw new ToolException(ToolExceptionCode.Unauthenticated, 'The API key was revoked.');
+      throw new ToolException('unauthenticated', 'The API key was revoked.');
     }
     const principal: Principal = {
       actor: `key:${row.id}`,

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import type { Principal } from './principal';
 
 const PRINCIPALS = new WeakMap<object, Principal>();
@@ -18,8 +18,7 @@ export function getPrincipal(request: FastifyRequest): Principal | undefined {
 export const CurrentPrincipal = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Principal => {
     const principal = getPrincipal(context.switchToHttp().getRequest<FastifyRequest>());
-    if (!principal)
-      throw new ToolException(ToolExceptionCode.Unauthenticated, 'No credentials were presented.');
+    if (!principal) throw new ToolException('unauthenticated', 'No credentials were presented.');
     return principal;
   },
 );

@@ -1,26 +1,20 @@
-import { Controller, Get, Inject, Param } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { CallIdParamSchema } from '../calls/calls.dto';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { CallTimelineService } from './call-timeline.service';
 
-@ApiTags('calls')
-@Controller('calls')
+@Controller()
 export class CallTimelineController {
   constructor(@Inject(CallTimelineService) private readonly timelines: CallTimelineService) {}
 
-  @Get(':callId/timeline')
-  @RequireScopes('calls:execute')
-  @ApiOperation({
-    summary: "A call's timeline: received, approval, start, attempts, retries, fallback, result.",
-  })
+  @Endpoint(routes.getCallTimeline)
   timeline(
     @CurrentPrincipal() principal: Principal,
-    @Param('callId', new ZodValidationPipe(CallIdParamSchema, 'params/callId')) callId: string,
+    @Input() input: RouteInput<typeof routes.getCallTimeline>,
   ) {
-    return this.timelines.timeline(principal, callId);
+    return this.timelines.timeline(principal, input.params.callId);
   }
 }

@@ -1,27 +1,12 @@
+import type { CallTimelineEvent } from '@toolgate/contract';
 import { z } from 'zod';
 import type { TimelineCall } from './call-timeline.repository';
 
 export type { TimelineCall };
 
-export const TIMELINE_EVENT_TYPES = [
-  'received',
-  'queued',
-  'awaiting_approval',
-  'approval_decided',
-  'started',
-  'attempt',
-  'retry',
-  'fallback',
-  'finished',
-  'cancelled',
-] as const;
-export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
-
-export interface TimelineEvent {
-  at: string;
-  type: TimelineEventType;
-  detail: Record<string, unknown>;
-}
+/** A timeline event while it is built: its instant as a Date, to be sorted by. */
+type Dated<TEvent> = TEvent extends unknown ? Omit<TEvent, 'at'> & { at: Date } : never;
+type DatedEvent = Dated<CallTimelineEvent>;
 
 // One pickup in the `runs` column, as the call store writes it.
 const RunSchema = z.object({
@@ -98,8 +83,8 @@ function pickupsOf(call: TimelineCall): Pickup[] {
  * when each ran, so a pickup's attempts and retries are placed at its start; events at one instant
  * keep the pipeline's order (the order they are added in).
  */
-export function buildCallTimeline(call: TimelineCall, now: Date = new Date()): TimelineEvent[] {
-  const events: Array<{ at: Date; type: TimelineEventType; detail: Record<string, unknown> }> = [];
+export function buildCallTimeline(call: TimelineCall, now: Date = new Date()): CallTimelineEvent[] {
+  const events: DatedEvent[] = [];
   events.push({
     at: call.createdAt,
     type: 'received',
@@ -195,7 +180,10 @@ export function buildCallTimeline(call: TimelineCall, now: Date = new Date()): T
     );
   }
   return events
-    .map((event, index) => ({ ...event, index }))
-    .sort((left, right) => left.at.getTime() - right.at.getTime() || left.index - right.index)
-    .map(({ at, type, detail }) => ({ at: at.toISOString(), type, detail }));
+    .map((event, index) => ({ event, index }))
+    .sort(
+      (left, right) =>
+        left.event.at.getTime() - right.event.at.getTime() || left.index - right.index,
+    )
+    .map(({ event }) => ({ ...event, at: event.at.toISOString() }));
 }

@@ -1,21 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type {
+  Call,
+  CallStatus,
+  CallStreamEventData,
+  CallStreamEventName,
+} from '@toolgate/contract';
 import { FINAL_CALL_STATUSES } from '@toolgate/persistence';
 import type { Principal } from '../auth/principal';
 import { CallEventBus, type CallEvent } from './call-event-bus';
-import type { CallDto } from './calls.dto';
 import { CallsService } from './calls.service';
 import { finalEventOfRow } from './final-call-event';
 import { GatewayHost } from './gateway-host';
 
 /** Where a call's event stream goes (an SSE response in the controller). */
 export interface CallEventSink {
-  send(event: string, data: unknown): void;
+  /** One event; its data is what the contract's schema of that event name describes. */
+  send<TName extends CallStreamEventName>(event: TName, data: CallStreamEventData<TName>): void;
   end(): void;
   /** Registers what to do when the client goes away. */
   onClose(listener: () => void): void;
 }
 
-const FINAL = new Set<CallDto['status']>(FINAL_CALL_STATUSES);
+const FINAL = new Set<CallStatus>(FINAL_CALL_STATUSES);
 
 // How often an open stream re-reads its call (one row by primary key): the bus may have lost the
 // event that ends it, and a stream must end once its call is final.
@@ -58,7 +64,7 @@ export class CallEventsService {
     // Workers publish a call's progress events only while someone streams it.
     this.gateway.watch(callId);
     sink.onClose(stop);
-    let call: CallDto;
+    let call: Call;
     try {
       call = await this.calls.get(principal, callId);
     } catch (error) {

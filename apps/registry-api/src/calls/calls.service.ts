@@ -7,6 +7,15 @@ import {
   type ParsedToolCalls,
   type Provider,
 } from '@toolgate/adapters';
+import type {
+  Call,
+  CallPage,
+  CallPolicyDecision,
+  CallsAccepted,
+  CallSummary,
+  ListCallsQuery,
+  ProviderResults,
+} from '@toolgate/contract';
 import { hashArguments } from '@toolgate/engine';
 import {
   FINAL_CALL_STATUSES,
@@ -27,7 +36,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import {
   combinedDeprecationHeaders,
   deprecationNotice,
@@ -35,7 +44,6 @@ import {
 } from '../tools/deprecation-headers';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
-import type { CallDto, CallSummaryDto, ListCallsQueryDto } from './calls.dto';
 import { GatewayHost } from './gateway-host';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
@@ -48,14 +56,13 @@ const WAIT_POLL_MS = 100;
  * What POST /v1/calls answers: 200 with the results, or 202 while calls are still open; `headers`
  * are the Deprecation / Sunset / Link headers when a deprecated version serves a call.
  */
-export type SubmitCallsResult = { headers: Record<string, string> } & (
-  | { status: 200; body: { results: unknown; calls: CallSummaryDto[] } }
-  | { status: 202; body: { call_ids: string[]; calls: CallSummaryDto[] } }
+export type SubmitCallsResult<TResults = ProviderResults> = { headers: Record<string, string> } & (
+  | { status: 200; body: { results: TResults; calls: CallSummary[] } }
+  | { status: 202; body: CallsAccepted }
 );
 
 export interface SubmitCallsInput {
-  /** `ir` for POST /v1/calls/ir: results come back as ToolResultIR. */
-  provider: Provider | 'ir';
+  provider: Provider;
   calls: ToolCallIR[];
   conversationId: string | undefined;
   waitMs: number | undefined;
@@ -69,7 +76,7 @@ interface ResolvedCall {
   ir: ToolIR;
 }
 
-export function callToDto(row: CallRow): CallDto {
+export function callToDto(row: CallRow): Call {
   return {
     id: row.id,
     team_id: row.teamId,
@@ -99,7 +106,7 @@ export function callToDto(row: CallRow): CallDto {
   };
 }
 
-function summaryOf(row: CallRow, lifecycle: VersionDeprecation | null = null): CallSummaryDto {
+function summaryOf(row: CallRow, lifecycle: VersionDeprecation | null = null): CallSummary {
   const deprecation = lifecycle === null ? null : deprecationNotice(lifecycle);
   return {
     id: row.id,
@@ -143,7 +150,7 @@ export class CallsService {
     const provider = input.provider;
     if (!isProvider(provider)) {
       throw new ToolException(
-        ToolExceptionCode.UnknownFormat,
+        'unknown_format',
         `Unknown provider "${provider}"; use one of ${PROVIDERS.join(', ')}.`,
         {
           issues: [{ path: '/body/provider', message: `must be one of ${PROVIDERS.join(', ')}` }],
@@ -159,7 +166,7 @@ export class CallsService {
       const problem = findValueTextProblem(call.arguments, `/calls/${index}/arguments`);
       if (problem !== undefined) {
         throw new ToolException(
-          ToolExceptionCode.InvalidPayload,
+          'invalid_payload',
           'The arguments of a tool call hold text this gateway does not accept.',
           { issues: [{ path: problem.pointer, message: problem.message }] },
         );
@@ -167,7 +174,7 @@ export class CallsService {
     }
     if (parsed.errors.length > 0) {
       throw new ToolException(
-        ToolExceptionCode.InvalidPayload,
+        'invalid_payload',
         'The arguments of some tool calls are not a JSON object.',
         {
           issues: parsed.errors.map((error) => ({
@@ -205,11 +212,9 @@ export class CallsService {
       }
     });
     if (issues.length > 0) {
-      throw new ToolException(
-        ToolExceptionCode.UnknownTool,
-        'Some calls name tools that cannot be called.',
-        { issues },
-      );
+      throw new ToolException('unknown_tool', 'Some calls name tools that cannot be called.', {
+        issues,
+      });
     }
     return [...tools.values()].flatMap((tool) => {
       // Only the name and the strict-mode nulls come from this definition, so a tool without a
@@ -244,24 +249,42 @@ export class CallsService {
         },
       ];
       throw new ToolException(
-        ToolExceptionCode.InvalidPayload,
+        'invalid_payload',
         `The payload is not a valid ${provider} tool-call payload.`,
         { issues, cause: error },
       );
     }
   }
 
-  /** Records the calls (deduplicated by idempotency key), executes the new ones and waits up to wait_ms. */
+  /**
+   * Records the calls (deduplicated by idempotency key), executes the new ones and waits up to
+   * wait_ms; results come back in the provider's wire format.
+   */
   async submit(principal: Principal, input: SubmitCallsInput): Promise<SubmitCallsResult> {
+    const outcome = await this.execute(principal, input);
+    if (outcome.status === 202) return outcome;
+    const results = getAdapter(input.provider).resultsToWire(outcome.body.results);
+    return { ...outcome, body: { ...outcome.body, results } };
+  }
+
+  /** POST /v1/calls/ir: as `submit`, with ToolCallIR calls and ToolResultIR results. */
+  submitIR(
+    principal: Principal,
+    input: Omit<SubmitCallsInput, 'provider'>,
+  ): Promise<SubmitCallsResult<ToolResultIR[]>> {
+    return this.execute(principal, { ...input, provider: 'ir' });
+  }
+
+  // `ir` is recorded as the calls' provider, so a call record tells which wire it came over.
+  private async execute(
+    principal: Principal,
+    input: Omit<SubmitCallsInput, 'provider'> & { provider: Provider | 'ir' },
+  ): Promise<SubmitCallsResult<ToolResultIR[]>> {
     const teamId = this.requireTeam(principal);
     if (input.calls.length === 0) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidPayload,
-        'The payload holds no tool calls.',
-        {
-          issues: [{ path: '/body/payload', message: 'contains no tool calls' }],
-        },
-      );
+      throw new ToolException('invalid_payload', 'The payload holds no tool calls.', {
+        issues: [{ path: '/body/payload', message: 'contains no tool calls' }],
+      });
     }
     const resolved = await this.resolve(principal, input.calls);
     // A turn of readonly tools declared inline, none waiting for another, runs here with no queue
@@ -298,7 +321,7 @@ export class CallsService {
       await this.gateway.calls.discard([...recorded.inserted]);
       const existing = recorded.rows[mismatch];
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         'The idempotency key was already used for a different call.',
         {
           issues: [
@@ -329,16 +352,7 @@ export class CallsService {
         body: { call_ids: settled.map((row) => row.id), calls: summaries },
       };
     }
-    const results = settled.map(wireResultOf);
-    return {
-      status: 200,
-      headers,
-      body: {
-        results:
-          input.provider === 'ir' ? results : getAdapter(input.provider).resultsToWire(results),
-        calls: summaries,
-      },
-    };
+    return { status: 200, headers, body: { results: settled.map(wireResultOf), calls: summaries } };
   }
 
   /**
@@ -368,19 +382,18 @@ export class CallsService {
     );
   }
 
-  async get(principal: Principal, id: string): Promise<CallDto> {
+  async get(principal: Principal, id: string): Promise<Call> {
     return callToDto(await this.require(principal, id));
   }
 
   async require(principal: Principal, id: string): Promise<CallRow> {
     await this.gateway.settled([id]);
     const row = await this.gateway.calls.findById(id, principal.teamId);
-    if (row === undefined)
-      throw new ToolException(ToolExceptionCode.NotFound, `Call ${id} was not found.`);
+    if (row === undefined) throw new ToolException('not_found', `Call ${id} was not found.`);
     return row;
   }
 
-  async decision(principal: Principal, id: string): Promise<Record<string, unknown>> {
+  async decision(principal: Principal, id: string): Promise<CallPolicyDecision> {
     const row = await this.require(principal, id);
     return {
       call_id: row.id,
@@ -391,14 +404,11 @@ export class CallsService {
     };
   }
 
-  async list(
-    principal: Principal,
-    query: ListCallsQueryDto,
-  ): Promise<{ items: CallDto[]; next_cursor: string | null }> {
+  async list(principal: Principal, query: ListCallsQuery): Promise<CallPage> {
     const cursor =
       query.cursor === undefined ? undefined : decodeCursor(query.cursor, CallCursorSchema);
     if (cursor === null) {
-      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The cursor is not valid.', {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
         issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
       });
     }
@@ -425,7 +435,7 @@ export class CallsService {
   }
 
   /** Cancels a call that has not finished: a running one is aborted, a queued or waiting one never runs. */
-  async cancel(principal: Principal, id: string): Promise<CallDto> {
+  async cancel(principal: Principal, id: string): Promise<Call> {
     const row = await this.require(principal, id);
     const cancelled = await this.gateway.calls.cancel(row.id, {
       call_id: row.id,
@@ -434,10 +444,7 @@ export class CallsService {
       error: { code: 'cancelled', message: 'The call was cancelled.', retryable: false },
     });
     if (cancelled === undefined) {
-      throw new ToolException(
-        ToolExceptionCode.Conflict,
-        `Call ${id} has already finished (${row.status}).`,
-      );
+      throw new ToolException('conflict', `Call ${id} has already finished (${row.status}).`);
     }
     this.gateway.cancelled({ id: row.id, tool: row.toolName });
     return callToDto(cancelled);
@@ -474,14 +481,17 @@ export class CallsService {
   private requireTeam(principal: Principal): string {
     if (principal.teamId === null) {
       throw new ToolException(
-        ToolExceptionCode.InvalidRequest,
+        'invalid_request',
         'Calls are made with a team key; the installation admin key belongs to no team.',
       );
     }
     return principal.teamId;
   }
 
-  private idempotencyKeyOf(input: SubmitCallsInput, call: ToolCallIR): string {
+  private idempotencyKeyOf(
+    input: Pick<SubmitCallsInput, 'conversationId' | 'idempotencyKey'>,
+    call: ToolCallIR,
+  ): string {
     // One header covers a whole request: each of its calls gets its own key under it.
     if (input.idempotencyKey !== undefined) return `${input.idempotencyKey}:${call.id}`;
     return createHash('sha256')
@@ -502,11 +512,9 @@ export class CallsService {
       seen.add(call.id);
     });
     if (issues.length > 0) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidPayload,
-        'Call ids must be unique in a request.',
-        { issues },
-      );
+      throw new ToolException('invalid_payload', 'Call ids must be unique in a request.', {
+        issues,
+      });
     }
     const tools = await this.gateway.catalog.callableTools(
       calls.map((call) => call.name),
@@ -555,13 +563,9 @@ export class CallsService {
       }
     });
     if (issues.length > 0) {
-      throw new ToolException(
-        ToolExceptionCode.UnknownTool,
-        'Some calls name tools that cannot be called.',
-        {
-          issues,
-        },
-      );
+      throw new ToolException('unknown_tool', 'Some calls name tools that cannot be called.', {
+        issues,
+      });
     }
     return resolved;
   }

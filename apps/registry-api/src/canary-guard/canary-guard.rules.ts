@@ -1,3 +1,4 @@
+import type { CanaryVerdict, CrossedThreshold } from '@toolgate/contract';
 import type { CanaryGuardOptions } from './canary-guard.options';
 
 /** One version's calls in the window, as the aggregate query counts them. */
@@ -17,19 +18,6 @@ export interface VersionStats extends VersionCounts {
   successRate: number | null;
   /** validation failures / calls; null without calls. */
   validationFailureRate: number | null;
-}
-
-export type CanaryVerdict = 'no_canary' | 'insufficient_data' | 'healthy' | 'unhealthy';
-
-/** A threshold the canary crossed, with both measured figures and the limit. */
-export interface CrossedThreshold {
-  rule: 'success_rate_drop' | 'p95_latency_ratio' | 'validation_failure_increase';
-  stable: number;
-  canary: number;
-  /** The measured difference (rates) or ratio (latency). */
-  measured: number;
-  limit: number;
-  detail: string;
 }
 
 export interface Judgement {

@@ -5,14 +5,14 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import type {
+  CanaryGuardAction,
+  CanaryGuardEvaluation,
+  CanaryVersionStats,
+  ReleaseHealth,
+} from '@toolgate/contract';
 import { ExportCache } from '../exports/export-cache';
 import type { ReleaseRow } from '../releases/releases.repository';
-import type {
-  GuardAction,
-  GuardEvaluationDto,
-  ReleaseHealthDto,
-  VersionStatsDto,
-} from './canary-guard.dto';
 import { CANARY_GUARD_OPTIONS, type CanaryGuardOptions } from './canary-guard.options';
 import { CanaryGuardRepository } from './canary-guard.repository';
 import {
@@ -34,7 +34,7 @@ const NO_CALLS: VersionCounts = {
   p95LatencyMs: null,
 };
 
-function statsToDto(stats: VersionStats): VersionStatsDto {
+function statsToDto(stats: VersionStats): CanaryVersionStats {
   return {
     version: stats.version,
     calls: stats.calls,
@@ -89,9 +89,9 @@ export class CanaryGuardService implements OnApplicationBootstrap, OnModuleDestr
    * judged, so one of them writes it and the others get `release_changed`. A tool whose
    * evaluation fails is logged and left out of the result.
    */
-  async evaluate(toolId?: string): Promise<GuardEvaluationDto[]> {
+  async evaluate(toolId?: string): Promise<CanaryGuardEvaluation[]> {
     const canaries = await this.guard.canaryReleases(toolId);
-    const results: GuardEvaluationDto[] = [];
+    const results: CanaryGuardEvaluation[] = [];
     for (const { release, teamId } of canaries) {
       try {
         results.push(await this.evaluateRelease({ release, teamId, requestedBy: null }));
@@ -106,15 +106,15 @@ export class CanaryGuardService implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** Judges one release and rolls its canary back when it is unhealthy. */
-  async evaluateRelease(target: GuardTarget): Promise<GuardEvaluationDto> {
+  async evaluateRelease(target: GuardTarget): Promise<CanaryGuardEvaluation> {
     const health = await this.assess(target.release.toolId, target.release);
-    const action: GuardAction =
+    const action: CanaryGuardAction =
       health.verdict === 'unhealthy' ? await this.rollBack(target, health) : 'none';
     return { ...health, action };
   }
 
   /** The release's figures and verdict, without acting on them. */
-  async assess(toolId: string, release: ReleaseRow | null): Promise<ReleaseHealthDto> {
+  async assess(toolId: string, release: ReleaseRow | null): Promise<ReleaseHealth> {
     const to = new Date();
     // Calls from before the release's last change are left out: a canary restarted after a
     // rollback must not be judged again on the very calls that got it rolled back.
@@ -169,7 +169,7 @@ export class CanaryGuardService implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** Clears the judged canary; the audit event carries both versions' figures and the limits. */
-  private async rollBack(target: GuardTarget, health: ReleaseHealthDto): Promise<GuardAction> {
+  private async rollBack(target: GuardTarget, health: ReleaseHealth): Promise<CanaryGuardAction> {
     const saved = await this.guard.clearCanary(target.release, {
       updatedBy: CANARY_GUARD_ACTOR,
       audit: (before, after) => ({

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { CanaryGuardEvaluation, ReleaseHealth } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { ToolsService } from '../tools/tools.service';
-import type { GuardEvaluationDto, ReleaseHealthDto } from './canary-guard.dto';
 import { CanaryGuardService } from './canary-guard.service';
 
 /** The canary guard for API callers: the same visibility and ownership rules as releases. */
@@ -12,13 +12,13 @@ export class ReleaseHealthService {
     @Inject(CanaryGuardService) private readonly guard: CanaryGuardService,
   ) {}
 
-  async health(principal: Principal, toolId: string): Promise<ReleaseHealthDto> {
+  async health(principal: Principal, toolId: string): Promise<ReleaseHealth> {
     const tool = await this.tools.requireVisible(principal, toolId);
     return this.guard.assess(toolId, tool.release);
   }
 
   /** Evaluates the tool now; only the owning team may, as it may change the release. */
-  async evaluate(principal: Principal, toolId: string): Promise<GuardEvaluationDto> {
+  async evaluate(principal: Principal, toolId: string): Promise<CanaryGuardEvaluation> {
     const tool = await this.tools.requireOwned(principal, toolId);
     if (tool.release === null) {
       return { ...(await this.guard.assess(toolId, null)), action: 'none' };

@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 
 /** Renders a zod path as a JSON Pointer prefixed with where the input came from (`/body/name`). */
 export function issuesFromZodError(error: z.ZodError, origin: string): ProblemIssue[] {
@@ -57,8 +57,7 @@ function findUnstorableValue(value: unknown, path: string, depth: number): Probl
 
 /** The outcome of checking one request part: its parsed value, or every problem found. */
 export type RequestPartCheck<TValue> =
-  | { ok: true; value: TValue }
-  | { ok: false; issues: ProblemIssue[] };
+  { ok: true; value: TValue } | { ok: false; issues: ProblemIssue[] };
 
 /**
  * Checks one request part (body, query, headers, a path parameter) against a schema, after the
@@ -92,7 +91,7 @@ export class ZodValidationPipe<TSchema extends z.ZodType> implements PipeTransfo
     const result = findRequestProblems(this.schema, value, this.origin);
     if (result.ok) return result.value;
     throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
+      'invalid_request',
       `The request ${this.origin.split('/')[0] ?? 'input'} is invalid.`,
       { issues: result.issues },
     );

@@ -51,10 +51,11 @@ export const AppConfigSchema = z.object({
   /** Earlier keys, comma-separated `<id>:<base64>`, that still open values not yet re-encrypted. */
   TOOLGATE_SECRETS_OLD_KEYS: SecretOldKeysSetting,
   /**
-   * Whether answers are held to the HTTP contract: `warn` logs a drift, `strict` (tests) answers it
-   * with a 500 and records it, `off` skips the check.
+   * Whether answers are held to the HTTP contract: `strict` (the test suite) answers a drift with a
+   * 500 and records it, `warn` (staging) logs it, `off` (the default) trusts the compiler, which
+   * already checks every handler's result type against its route, and spends nothing per request.
    */
-  TOOLGATE_RESPONSE_CHECK: z.enum(['off', 'warn', 'strict']).default('warn'),
+  TOOLGATE_RESPONSE_CHECK: z.enum(['off', 'warn', 'strict']).default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce

@@ -1,10 +1,7 @@
-import { z } from 'zod';
+import { CONSOLE_ROLES, ConsoleRoleSchema, type ConsoleRole } from '@toolgate/contract';
 import type { Scope } from '../auth/principal';
 
-/** What a console user may do; each role includes the ones before it. */
-export const CONSOLE_ROLES = ['viewer', 'approver', 'admin'] as const;
-export const ConsoleRoleSchema = z.enum(CONSOLE_ROLES);
-export type ConsoleRole = z.infer<typeof ConsoleRoleSchema>;
+export { CONSOLE_ROLES, ConsoleRoleSchema, type ConsoleRole };
 
 const SCOPES_BY_ROLE: Record<ConsoleRole, readonly Scope[]> = {
   viewer: ['tools:read'],

@@ -1,13 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { routes, type ConsoleSession, type RouteInput } from '@toolgate/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { PublicRoute } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/app-config';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { APP_CONFIG } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import { SignInSchema, type ConsoleSessionDto, type SignInDto } from './console-auth.dto';
+import { ToolException } from '../problem/tool.exception';
 import {
   clearedSessionCookie,
   csrfMatches,
@@ -18,9 +17,9 @@ import {
 import { ConsoleSessionsService } from './console-sessions.service';
 
 // Session routes authenticate by the cookie themselves: sign-in has none yet, and signing out
-// must clear the cookie even when its session is already gone.
-@ApiTags('console')
-@Controller('console/session')
+// must clear the cookie even when its session is already gone. Endpoint marks only `public` routes
+// so; without this the guard would ask the scope-less console_session routes for an admin key.
+@Controller()
 @PublicRoute()
 export class ConsoleSessionController {
   private readonly secureCookie: boolean;
@@ -32,16 +31,13 @@ export class ConsoleSessionController {
     this.secureCookie = config.TOOLGATE_COOKIE_SECURE;
   }
 
-  @Post()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Sign a console user in; sets the httpOnly session cookie.' })
-  @ApiBody({ schema: z.toJSONSchema(SignInSchema, { io: 'input' }) as object })
+  @Endpoint(routes.createConsoleSession)
   async signIn(
     @Req() request: FastifyRequest,
-    @Body(new ZodValidationPipe(SignInSchema)) body: SignInDto,
+    @Input() input: RouteInput<typeof routes.createConsoleSession>,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ConsoleSessionDto> {
-    const started = await this.sessions.signIn(body, request.ip);
+  ): Promise<ConsoleSession> {
+    const started = await this.sessions.signIn(input.body, request.ip);
     void reply.header(
       'set-cookie',
       sessionCookie(started.token, { secure: this.secureCookie, expiresAt: started.expiresAt }),
@@ -50,24 +46,21 @@ export class ConsoleSessionController {
     return started.body;
   }
 
-  @Get()
-  @ApiOperation({ summary: 'The signed-in console user and the CSRF token, or 401.' })
+  @Endpoint(routes.getConsoleSession)
   async current(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ConsoleSessionDto> {
+  ): Promise<ConsoleSession> {
     const token = readSessionCookie(request.headers.cookie);
     const session = token === null ? null : await this.sessions.resolve(token);
     if (session === null) {
-      throw new ToolException(ToolExceptionCode.Unauthenticated, 'No console session; sign in.');
+      throw new ToolException('unauthenticated', 'No console session; sign in.');
     }
     void reply.header('cache-control', 'no-store');
     return session.body;
   }
 
-  @Delete()
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Sign out: ends the session and clears the cookie.' })
+  @Endpoint(routes.deleteConsoleSession)
   async signOut(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -77,7 +70,7 @@ export class ConsoleSessionController {
       // A live session is only ended by its own page: another site cannot sign a user out.
       if (!csrfMatches(token, request.headers[CSRF_HEADER])) {
         throw new ToolException(
-          ToolExceptionCode.Forbidden,
+          'forbidden',
           `Send the session's csrf_token in the ${CSRF_HEADER} header.`,
           { extensions: { reason: 'csrf' } },
         );

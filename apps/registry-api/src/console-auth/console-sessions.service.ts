@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConsoleSession, ConsoleSignInInput } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type { ConsoleSessionDto, SignInDto } from './console-auth.dto';
+import { ToolException } from '../problem/tool.exception';
 import { verifyPassword } from './console-password';
 import { consoleActor, scopesOfRole } from './console-roles';
 import { csrfTokenOf, generateSessionToken, hashSessionToken } from './console-session-token';
@@ -13,7 +13,7 @@ import { LoginRateLimiter } from './login-rate-limiter';
 
 /** A started session: the body for the browser and the token for its cookie. */
 export interface StartedConsoleSession {
-  body: ConsoleSessionDto;
+  body: ConsoleSession;
   token: string;
   expiresAt: Date;
 }
@@ -21,7 +21,7 @@ export interface StartedConsoleSession {
 /** A session found by its cookie: the caller as a Principal and the session's public body. */
 export interface ResolvedConsoleSession {
   principal: Principal;
-  body: ConsoleSessionDto;
+  body: ConsoleSession;
 }
 
 const BAD_CREDENTIALS = 'The email or password is not correct.';
@@ -43,12 +43,12 @@ export class ConsoleSessionsService {
    * Signs a user in. Unknown email, wrong password and disabled user get the same 401 after the
    * same argon2 work, so the answer does not tell which emails exist.
    */
-  async signIn(body: SignInDto, address: string): Promise<StartedConsoleSession> {
+  async signIn(body: ConsoleSignInInput, address: string): Promise<StartedConsoleSession> {
     const retryAfter = this.limiter.retryAfterSeconds(address, body.email);
     if (retryAfter > 0) {
       this.logger.warn(`console sign-in throttled for ${body.email} from ${address}`);
       throw new ToolException(
-        ToolExceptionCode.RateLimited,
+        'rate_limited',
         'Too many failed sign-ins; wait before trying again.',
         { headers: { 'retry-after': String(retryAfter) } },
       );
@@ -61,7 +61,7 @@ export class ConsoleSessionsService {
       this.logger.warn(
         `console sign-in failed for ${body.email} from ${address} (${user === null ? 'unknown email' : user.disabledAt !== null ? 'disabled user' : 'wrong password'})`,
       );
-      throw new ToolException(ToolExceptionCode.Unauthenticated, BAD_CREDENTIALS);
+      throw new ToolException('unauthenticated', BAD_CREDENTIALS);
     }
     this.limiter.recordSuccess(address, body.email);
     const token = generateSessionToken();
@@ -111,7 +111,7 @@ export class ConsoleSessionsService {
     };
   }
 
-  private bodyOf(session: ConsoleSessionWithUser, token: string): ConsoleSessionDto {
+  private bodyOf(session: ConsoleSessionWithUser, token: string): ConsoleSession {
     return {
       user: consoleUserToDto(session.user),
       csrf_token: csrfTokenOf(token),

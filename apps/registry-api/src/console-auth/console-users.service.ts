@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type {
+  ConsoleUser,
+  ConsoleUserDetail,
+  ConsoleUserList,
+  CreateConsoleUserInput,
+  UpdateConsoleUserInput,
+} from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { ConfigError, type AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type {
-  ConsoleUserDetailDto,
-  ConsoleUserDto,
-  CreateConsoleUserDto,
-  UpdateConsoleUserDto,
-} from './console-auth.dto';
+import { ToolException } from '../problem/tool.exception';
 import { hashPassword } from './console-password';
 import {
   ConsoleEmailTakenError,
@@ -21,11 +22,11 @@ import {
 /** The audit actor of users created from the environment at start. */
 export const BOOTSTRAP_ACTOR = 'system:bootstrap';
 
-export function consoleUserToDto(row: ConsoleUserRow): ConsoleUserDto {
+export function consoleUserToDto(row: ConsoleUserRow): ConsoleUser {
   return { id: row.id, email: row.email, name: row.name, role: row.role };
 }
 
-function toDetailDto(row: ConsoleUserRow): ConsoleUserDetailDto {
+function toDetailDto(row: ConsoleUserRow): ConsoleUserDetail {
   return {
     ...consoleUserToDto(row),
     disabled: row.disabledAt !== null,
@@ -64,16 +65,16 @@ export class ConsoleUsersService implements OnApplicationBootstrap {
     }
   }
 
-  async list(): Promise<{ items: ConsoleUserDetailDto[] }> {
+  async list(): Promise<ConsoleUserList> {
     return { items: (await this.users.list()).map(toDetailDto) };
   }
 
-  async create(principal: Principal, body: CreateConsoleUserDto): Promise<ConsoleUserDetailDto> {
+  async create(principal: Principal, body: CreateConsoleUserInput): Promise<ConsoleUserDetail> {
     try {
       return toDetailDto(await this.insert(body, principal.actor));
     } catch (error) {
       if (!(error instanceof ConsoleEmailTakenError)) throw error;
-      throw new ToolException(ToolExceptionCode.Conflict, error.message, {
+      throw new ToolException('conflict', error.message, {
         issues: [{ path: '/body/email', message: 'is already taken' }],
       });
     }
@@ -82,11 +83,11 @@ export class ConsoleUsersService implements OnApplicationBootstrap {
   async update(
     principal: Principal,
     id: string,
-    body: UpdateConsoleUserDto,
-  ): Promise<ConsoleUserDetailDto> {
+    body: UpdateConsoleUserInput,
+  ): Promise<ConsoleUserDetail> {
     const existing = await this.users.findById(id);
     if (existing === null) {
-      throw new ToolException(ToolExceptionCode.NotFound, `Console user ${id} was not found.`);
+      throw new ToolException('not_found', `Console user ${id} was not found.`);
     }
     const disabledAt =
       body.disabled === undefined
@@ -118,7 +119,7 @@ export class ConsoleUsersService implements OnApplicationBootstrap {
     } catch (error) {
       if (!(error instanceof LastAdminError)) throw error;
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         'This change would leave no active admin; make another user admin first.',
       );
     }

@@ -11,7 +11,7 @@ import type { FastifyReply } from 'fastify';
 import { map, type Observable } from 'rxjs';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { ROUTE_METADATA } from './endpoint.decorator';
 import { checkResponse, recordViolation, type ResponseCheckMode } from './response-check';
 
@@ -30,9 +30,9 @@ export class ContractResponseInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const route = Reflect.getMetadata(ROUTE_METADATA, context.getHandler()) as
-      | RouteDefinition
-      | undefined;
-    if (this.mode === 'off' || route === undefined || route.streaming === true) return next.handle();
+      RouteDefinition | undefined;
+    if (this.mode === 'off' || route === undefined || route.streaming === true)
+      return next.handle();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return next.handle().pipe(
       map((body: unknown) => {
@@ -47,7 +47,7 @@ export class ContractResponseInterceptor implements NestInterceptor {
         if (this.mode !== 'strict') return body;
         recordViolation(violation);
         throw new ToolException(
-          ToolExceptionCode.Internal,
+          'internal',
           `The ${route.operationId} answer ${status} does not match the contract: ${problems.join('; ')}`,
         );
       }),

@@ -1,4 +1,10 @@
-import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  HttpCode,
+  RequestMapping,
+  RequestMethod,
+  SetMetadata,
+} from '@nestjs/common';
 import { defaultStatusOf, type RouteDefinition, type RouteResult } from '@toolgate/contract';
 import { PublicRoute, RequireScopes } from '../auth/require-scopes.decorator';
 

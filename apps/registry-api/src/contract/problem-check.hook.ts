@@ -11,7 +11,11 @@ export function installProblemCheck(fastify: FastifyInstance, mode: ResponseChec
   if (mode === 'off') return;
   fastify.addHook('onSend', async (request, reply, payload) => {
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith(PROBLEM_MEDIA_TYPE) || typeof payload !== 'string') {
+    if (
+      typeof type !== 'string' ||
+      !type.startsWith(PROBLEM_MEDIA_TYPE) ||
+      typeof payload !== 'string'
+    ) {
       return payload;
     }
     const route = contractRouteOf(request.method, request.routeOptions.url);

@@ -17,10 +17,11 @@ export interface ContractViolation {
 }
 
 /** The member paths (JSON Pointers) of `original` that parsing with a stripping schema dropped. */
-function droppedMembers(original: unknown, parsed: unknown, path: string, found: string[]): void {
+function droppedMembers(original: unknown, parsed: unknown, path = ''): string[] {
   if (Array.isArray(original) && Array.isArray(parsed)) {
-    original.forEach((item, index) => droppedMembers(item, parsed[index], `${path}/${index}`, found));
-    return;
+    return original.flatMap((item, index) =>
+      droppedMembers(item, parsed[index], `${path}/${index}`),
+    );
   }
   if (
     typeof original !== 'object' ||
@@ -28,16 +29,14 @@ function droppedMembers(original: unknown, parsed: unknown, path: string, found:
     typeof parsed !== 'object' ||
     parsed === null
   ) {
-    return;
+    return [];
   }
-  for (const [key, value] of Object.entries(original)) {
+  return Object.entries(original).flatMap(([key, value]) => {
     const memberPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (!(key in parsed)) {
-      if (value !== undefined) found.push(`${memberPath} is not in the contract`);
-      continue;
-    }
-    droppedMembers(value, (parsed as Record<string, unknown>)[key], memberPath, found);
-  }
+    if (!(key in parsed))
+      return value === undefined ? [] : [`${memberPath} is not in the contract`];
+    return droppedMembers(value, (parsed as Record<string, unknown>)[key], memberPath);
+  });
 }
 
 /** What is wrong with `body` as the answer `status` of `route`; empty when it matches. */
@@ -46,7 +45,9 @@ export function checkResponse(route: RouteDefinition, status: number, body: unkn
   if (response === undefined) return [`status ${status} is not declared`];
   const schema: z.ZodType | undefined = response.schema;
   if (schema === undefined) {
-    return body === undefined || body === null || body === '' ? [] : ['the route declares no body for this status'];
+    return body === undefined || body === null || body === ''
+      ? []
+      : ['the route declares no body for this status'];
   }
   // A body already sent as text (a cached export) is checked as the JSON it is.
   const value = typeof body === 'string' ? safeJson(body) : body;
@@ -56,9 +57,7 @@ export function checkResponse(route: RouteDefinition, status: number, body: unkn
       (issue) => `/${issue.path.map(String).join('/')}: ${issue.message}`,
     );
   }
-  const found: string[] = [];
-  droppedMembers(JSON.parse(JSON.stringify(value ?? null)), parsed.data, '', found);
-  return found;
+  return droppedMembers(JSON.parse(JSON.stringify(value ?? null)), parsed.data);
 }
 
 function safeJson(text: string): unknown {
@@ -71,7 +70,10 @@ function safeJson(text: string): unknown {
 
 /** Whether a problem `code` is one the route declares (or one every route may answer). */
 export function declaresProblem(route: RouteDefinition, code: string): boolean {
-  return (COMMON_PROBLEMS as readonly string[]).includes(code) || (route.problems as readonly string[]).includes(code);
+  return (
+    (COMMON_PROBLEMS as readonly string[]).includes(code) ||
+    (route.problems as readonly string[]).includes(code)
+  );
 }
 
 const violations: ContractViolation[] = [];

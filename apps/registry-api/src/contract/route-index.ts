@@ -11,7 +11,10 @@ const BY_FASTIFY_ROUTE = new Map<string, RouteDefinition>(
 );
 
 /** The contract route Fastify matched for a request (`routeOptions.url`), if it is one. */
-export function contractRouteOf(method: string, routeUrl: string | undefined): RouteDefinition | undefined {
+export function contractRouteOf(
+  method: string,
+  routeUrl: string | undefined,
+): RouteDefinition | undefined {
   if (routeUrl === undefined) return undefined;
   return BY_FASTIFY_ROUTE.get(`${method.toUpperCase()} ${routeUrl}`);
 }

@@ -2,13 +2,16 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { RouteDefinition } from '@toolgate/contract';
 import type { FastifyRequest } from 'fastify';
 import { findRequestProblems } from '../common/zod-validation.pipe';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import { ROUTE_METADATA } from './endpoint.decorator';
 
 const PARTS = ['params', 'query', 'headers', 'body'] as const;
 
 /** Parses a request's parts with its route's schemas; every problem of every part becomes one 400. */
-export function parseRouteInput(route: RouteDefinition, request: FastifyRequest): Record<(typeof PARTS)[number], unknown> {
+export function parseRouteInput(
+  route: RouteDefinition,
+  request: FastifyRequest,
+): Record<(typeof PARTS)[number], unknown> {
   const input: Record<(typeof PARTS)[number], unknown> = {
     params: undefined,
     query: undefined,
@@ -29,7 +32,7 @@ export function parseRouteInput(route: RouteDefinition, request: FastifyRequest)
   }
   if (issues.length > 0) {
     throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
+      'invalid_request',
       `The request ${firstPart === 'params' ? 'path' : firstPart} is invalid.`,
       { issues },
     );
@@ -42,7 +45,8 @@ export function parseRouteInput(route: RouteDefinition, request: FastifyRequest)
  * `{ params, query, headers, body }`, typed as `RouteInput<typeof route>`.
  */
 export const Input = createParamDecorator((_: unknown, context: ExecutionContext) => {
-  const route = Reflect.getMetadata(ROUTE_METADATA, context.getHandler()) as RouteDefinition | undefined;
+  const route = Reflect.getMetadata(ROUTE_METADATA, context.getHandler()) as
+    RouteDefinition | undefined;
   if (route === undefined) throw new Error('@Input() needs @Endpoint(route) on the same handler');
   return parseRouteInput(route, context.switchToHttp().getRequest<FastifyRequest>());
 });

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 // Appends to the audit chain queue on one row lock, so a burst of writes waits its turn:
 // give the queue room rather than failing after Prisma's default 2 s / 5 s.
@@ -11,14 +11,10 @@ const TRANSIENT_CODES = new Set(['P2028', 'P2034', 'P1001', 'P1002', 'P1017']);
 /** A busy or unreachable database is a 503 with Retry-After, never a 500. */
 export function mapTransientDatabaseError(error: unknown): unknown {
   if (error instanceof Prisma.PrismaClientKnownRequestError && TRANSIENT_CODES.has(error.code)) {
-    return new ToolException(
-      ToolExceptionCode.Unavailable,
-      'The database is busy; retry shortly.',
-      {
-        headers: { 'retry-after': '1' },
-        cause: error,
-      },
-    );
+    return new ToolException('unavailable', 'The database is busy; retry shortly.', {
+      headers: { 'retry-after': '1' },
+      cause: error,
+    });
   }
   return error;
 }

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
 import {
+  serializeBody,
+  type ExportBody,
+  type ExportQuery,
+  type ExportSkippedTool,
+  type ExportToolResolution,
+  type SerializedBody,
+} from '@toolgate/contract';
+import {
   canonicalJson,
   isInCanary,
   resolveVersion,
@@ -9,7 +17,7 @@ import {
   type ToolIR,
 } from '@toolgate/toolir';
 import type { Principal } from '../auth/principal';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { ReleasesRepository, type ReleaseRow } from '../releases/releases.repository';
 import { combinedDeprecationHeaders, isUnavailable } from '../tools/deprecation-headers';
 import { lifecycleOf, sunsetException } from '../tools/tool-versions.service';
@@ -20,12 +28,6 @@ import {
   type ToolWithRelease,
 } from '../tools/tools.repository';
 import { ExportCache } from './export-cache';
-import type {
-  ExportBodyDto,
-  ExportQueryDto,
-  SkippedToolDto,
-  ToolResolutionDto,
-} from './exports.dto';
 import { toolsToWire } from './wire-adapters';
 
 const MAX_EXPORTED_TOOLS = 500;
@@ -36,9 +38,9 @@ interface CatalogEntry {
   rows: ToolVersionRow[];
   release: ReleaseRow | undefined;
   /** What a subject outside the canary gets. */
-  outside: Choice | SkippedToolDto;
+  outside: Choice | ExportSkippedTool;
   /** What a subject inside the canary gets; null when no canary runs. */
-  inside: Choice | SkippedToolDto | null;
+  inside: Choice | ExportSkippedTool | null;
   canaryPercent: number;
 }
 
@@ -50,9 +52,11 @@ interface Catalog {
   validUntil: number;
 }
 
-/** A rendered export: the body exactly as sent, its strong ETag and its lifecycle headers. */
+/** A rendered export: the body, as text too, its strong ETag and its lifecycle headers. */
 export interface RenderedExport {
-  body: string;
+  document: ExportBody;
+  /** `document` as JSON text, rendered once per cache entry rather than per request. */
+  body: SerializedBody<ExportBody>;
   etag: string;
   headers: Record<string, string>;
 }
@@ -63,7 +67,7 @@ interface Choice {
   resolved: ResolvedVersion;
 }
 
-function isChoice(value: Choice | SkippedToolDto): value is Choice {
+function isChoice(value: Choice | ExportSkippedTool): value is Choice {
   return 'row' in value;
 }
 
@@ -77,16 +81,12 @@ export class ExportsService {
     @Inject(ExportCache) private readonly cache: ExportCache,
   ) {}
 
-  async export(
-    principal: Principal,
-    query: ExportQueryDto,
-    subject: string,
-  ): Promise<RenderedExport> {
+  async export(principal: Principal, query: ExportQuery, subject: string): Promise<RenderedExport> {
     await this.cache.revalidate();
     const catalog = await this.catalog(principal, query);
     const pins = new Map((query.pin ?? []).map((pin) => [pin.name, pin.spec]));
     const now = new Date();
-    const picked: Array<Choice | SkippedToolDto> = [];
+    const picked: Array<Choice | ExportSkippedTool> = [];
     // The render key: which side of each canary this subject is on, and the pinned choices.
     let key = `render|${catalog.id}|${query.format}|`;
     for (const entry of catalog.entries) {
@@ -108,13 +108,13 @@ export class ExportsService {
     const rendered = this.render(
       query,
       picked.filter(isChoice),
-      picked.filter((entry): entry is SkippedToolDto => !isChoice(entry)),
+      picked.filter((entry): entry is ExportSkippedTool => !isChoice(entry)),
     );
     this.cache.set(key, rendered);
     return rendered;
   }
 
-  private async catalog(principal: Principal, query: ExportQueryDto): Promise<Catalog> {
+  private async catalog(principal: Principal, query: ExportQuery): Promise<Catalog> {
     const key = `catalog|${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names })}`;
     const cached = this.cache.get<Catalog>(key);
     if (cached && Date.now() < cached.validUntil) return cached;
@@ -174,7 +174,7 @@ export class ExportsService {
     pin: string | undefined;
     subject: string;
     now: Date;
-  }): Choice | SkippedToolDto {
+  }): Choice | ExportSkippedTool {
     const { entry, pin, now } = input;
     const { tool, rows, release } = entry;
     const stable = release?.stableVersion ?? null;
@@ -219,7 +219,7 @@ export class ExportsService {
   private resolutionFailure(
     error: unknown,
     context: { tool: ToolWithRelease; rows: ToolVersionRow[]; pinned: boolean },
-  ): SkippedToolDto {
+  ): ExportSkippedTool {
     if (!ToolgateError.isInstance(error)) throw error;
     const { tool, rows, pinned } = context;
     const details = (error.details ?? {}) as { version?: string };
@@ -229,27 +229,23 @@ export class ExportsService {
       return { tool_id: tool.id, name: tool.name, reason: 'sunset' };
     }
     if (error.code === 'version_not_found') {
-      throw new ToolException(
-        ToolExceptionCode.VersionNotFound,
-        `Tool ${tool.name}: ${error.message}.`,
-        {
-          issues: [{ path: '/query/pin', message: `no version of ${tool.name} matches` }],
-        },
-      );
+      throw new ToolException('version_not_found', `Tool ${tool.name}: ${error.message}.`, {
+        issues: [{ path: '/query/pin', message: `no version of ${tool.name} matches` }],
+      });
     }
-    throw new ToolException(ToolExceptionCode.InvalidRequest, error.message, {
+    throw new ToolException('invalid_request', error.message, {
       issues: [{ path: '/query/pin', message: error.message }],
     });
   }
 
   private render(
-    query: ExportQueryDto,
+    query: ExportQuery,
     choices: Choice[],
-    skipped: SkippedToolDto[],
+    skipped: ExportSkippedTool[],
   ): RenderedExport {
     const irs = choices.map((choice) => choice.row.ir as unknown as ToolIR);
     const wire = toolsToWire(query.format, irs);
-    const resolution: ToolResolutionDto[] = choices.map(({ tool, row, resolved }) => ({
+    const resolution: ExportToolResolution[] = choices.map(({ tool, row, resolved }) => ({
       tool_id: tool.id,
       name: tool.name,
       version: row.version,
@@ -258,7 +254,7 @@ export class ExportsService {
       sunset_at: row.sunsetAt?.toISOString() ?? null,
       successor_version: row.successorVersion,
     }));
-    const body: ExportBodyDto = {
+    const body: ExportBody = {
       format: query.format,
       tools: wire.tools,
       request_options: wire.request_options,
@@ -266,10 +262,11 @@ export class ExportsService {
       skipped,
       downgrades: wire.downgrades,
     };
-    const text = JSON.stringify(body);
+    const text = serializeBody(body);
     // Strong ETag (RFC 9110 §8.8.3): the hash of the canonical body, equal bodies equal tags.
     const etag = `"${createHash('sha256').update(canonicalJson(body)).digest('base64url')}"`;
     return {
+      document: body,
       body: text,
       etag,
       headers: combinedDeprecationHeaders(choices.map((choice) => lifecycleOf(choice.row))),

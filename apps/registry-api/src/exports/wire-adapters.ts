@@ -1,13 +1,10 @@
 import { AdapterError, getAdapter, type Provider } from '@toolgate/adapters';
+import type { ExportBody } from '@toolgate/contract';
 import { ToolgateError, type Issue, type ToolIR } from '@toolgate/toolir';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 /** The wire tools of one export and the adapter's report of what the format could not carry. */
-export interface WireTools {
-  tools: unknown[];
-  request_options: object;
-  downgrades: unknown;
-}
+export type WireTools = Pick<ExportBody, 'tools' | 'request_options' | 'downgrades'>;
 
 export function toolsToWire(format: Provider, irs: readonly ToolIR[]): WireTools {
   try {
@@ -22,7 +19,7 @@ export function toolsToWire(format: Provider, irs: readonly ToolIR[]): WireTools
     // map back to one tool, so this is the catalog's conflict to fix (rename one), not a 500.
     if (error instanceof AdapterError && error.code === 'name_collision') {
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         `Two tools of this export would share one ${format} tool name; rename one of them.`,
         { issues: [{ path: '/query/format', message: error.message }], cause: error },
       );

@@ -1,21 +1,18 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { PublicRoute } from '../auth/require-scopes.decorator';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type ApiIndex, type Liveness, type Readiness } from '@toolgate/contract';
 import { API_PATHS } from '../common/api-paths';
+import { Endpoint } from '../contract/endpoint.decorator';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { PROBLEM_CONTENT_TYPE } from '../problem/problem-document';
+import { ToolException } from '../problem/tool.exception';
 
-@ApiExcludeController()
 @Controller()
 export class HealthController {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
   /** `GET /v1`: where to go from here (what `npm start` prints as the API). */
-  @Get()
-  @PublicRoute()
-  index() {
+  @Endpoint(routes.getApiIndex)
+  index(): ApiIndex {
     return {
       name: 'Toolgate registry API',
       links: {
@@ -31,29 +28,20 @@ export class HealthController {
     };
   }
 
-  /** Liveness: the process answers. */
-  @Get('healthz')
-  @PublicRoute()
-  health() {
+  @Endpoint(routes.getLiveness)
+  health(): Liveness {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database answers too. */
-  @Get('readyz')
-  @PublicRoute()
-  async ready(@Res() reply: FastifyReply): Promise<void> {
+  @Endpoint(routes.getReadiness)
+  async ready(): Promise<Readiness> {
     try {
       await this.database.ping();
-      await reply.send({ status: 'ready', database: this.database.kind });
-    } catch {
-      await reply.status(503).type(PROBLEM_CONTENT_TYPE).send({
-        type: 'https://toolgate.dev/problems/unavailable',
-        title: 'Service unavailable',
-        status: 503,
-        detail: 'The database does not answer.',
-        code: 'unavailable',
-        errors: [],
+    } catch (error) {
+      throw new ToolException('unavailable', 'The database does not answer.', {
+        cause: error,
       });
     }
+    return { status: 'ready', database: this.database.kind };
   }
 }

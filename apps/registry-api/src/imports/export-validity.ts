@@ -1,18 +1,10 @@
 import { getAdapter, PROVIDERS, type Provider } from '@toolgate/adapters';
+import type { ImportExportValidity } from '@toolgate/contract';
 import { ToolgateError, type ToolIR } from '@toolgate/toolir';
 
-/** Whether one tool exports to one provider format, and what the format could not carry as is. */
-export interface ExportValidity {
-  valid: boolean;
-  /** Schema keywords the format dropped or rewrote (the adapter's downgrade report). */
-  downgrades: number;
-  /** Provider limits the tool exceeds, or the adapter's refusal. */
-  problems: string[];
-}
-
 /** Runs the tool through every provider adapter, as GET /v1/exports would. */
-export function exportValidity(ir: ToolIR): Record<Provider, ExportValidity> {
-  const result = {} as Record<Provider, ExportValidity>;
+export function exportValidity(ir: ToolIR): Record<Provider, ImportExportValidity> {
+  const result = {} as Record<Provider, ImportExportValidity>;
   for (const provider of PROVIDERS) {
     try {
       const { report } = getAdapter(provider).toolsToWire([ir]);

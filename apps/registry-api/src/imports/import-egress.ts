@@ -1,10 +1,10 @@
 import { EgressDeniedError, resolveEgressAddress } from '@toolgate/engine';
 import type { GatewayEgress } from '@toolgate/gateway';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 /** The 422 an import gets when the address it names is refused; nothing is written. */
 export function egressDenied(pointer: string, message: string, cause?: unknown): ToolException {
-  return new ToolException(ToolExceptionCode.EgressDenied, `${message} Nothing was imported.`, {
+  return new ToolException('egress_denied', `${message} Nothing was imported.`, {
     issues: [{ path: pointer, message: 'is refused by the egress policy' }],
     cause,
   });

@@ -11,7 +11,7 @@ import {
   type Tool,
   type ToolVersion,
 } from '../generated/prisma/client';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 export type McpServerRow = McpServer;
 export type McpServerToolRow = McpServerTool;
@@ -129,7 +129,7 @@ export class ImportsRepository {
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ToolException(
-          ToolExceptionCode.Conflict,
+          'conflict',
           'Another change to these tools or servers landed while the import ran; retry it.',
         );
       }

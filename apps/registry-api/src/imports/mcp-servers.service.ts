@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type {
+  McpServer,
+  McpServerList,
+  McpServerSync,
+  RegisterMcpServerInput,
+} from '@toolgate/contract';
 import type { HeaderValue } from '@toolgate/engine';
 import type { AuditEntry } from '../audit/audit.repository';
 import { ownsTeam, type Principal } from '../auth/principal';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../calls/gateway-options';
 import { ExportCache } from '../exports/export-cache';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
-import type { McpServerDto, McpSyncDto, RegisterMcpServerDto } from './imports.dto';
 import {
   ImportsRepository,
   type ImportedToolRow,
@@ -29,7 +34,7 @@ export const REMOVED_TOOL_SUNSET_MS = 30 * 24 * 60 * 60 * 1000;
 
 type ServerWithTools = McpServerRow & { tools: McpServerToolRow[] };
 
-export function serverToDto(server: ServerWithTools): McpServerDto {
+export function serverToDto(server: ServerWithTools): McpServer {
   return {
     id: server.id,
     team_id: server.teamId,
@@ -75,11 +80,11 @@ export class McpServersService {
   ) {}
 
   /** Registers a server and imports its tools; an unreachable server is a 502 and nothing is written. */
-  async register(principal: Principal, body: RegisterMcpServerDto): Promise<McpSyncDto> {
+  async register(principal: Principal, body: RegisterMcpServerInput): Promise<McpServerSync> {
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     if ((await this.imports.findServerByName(teamId, body.name)) !== null) {
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         `An MCP server named "${body.name}" is already registered.`,
         {
           issues: [{ path: '/body/name', message: 'is already taken in this team' }],
@@ -104,17 +109,17 @@ export class McpServersService {
     return this.sync(principal, server, true);
   }
 
-  async list(principal: Principal): Promise<{ items: McpServerDto[] }> {
+  async list(principal: Principal): Promise<McpServerList> {
     const servers = await this.imports.listServers(principal.teamId);
     return { items: servers.map(serverToDto) };
   }
 
-  async get(principal: Principal, id: string): Promise<McpServerDto> {
+  async get(principal: Principal, id: string): Promise<McpServer> {
     return serverToDto(await this.requireOwned(principal, id));
   }
 
   /** Re-lists the upstream tools: new ones are imported, changed ones versioned, removed ones deprecated. */
-  async resync(principal: Principal, id: string): Promise<McpSyncDto> {
+  async resync(principal: Principal, id: string): Promise<McpServerSync> {
     return this.sync(principal, await this.requireOwned(principal, id), false);
   }
 
@@ -122,7 +127,7 @@ export class McpServersService {
     const server = await this.imports.findServer(id);
     // Another team's server is a 404, as if it did not exist.
     if (server === null || !ownsTeam(principal, server.teamId)) {
-      throw new ToolException(ToolExceptionCode.NotFound, `MCP server ${id} was not found.`);
+      throw new ToolException('not_found', `MCP server ${id} was not found.`);
     }
     return server;
   }
@@ -131,7 +136,7 @@ export class McpServersService {
     principal: Principal,
     server: ServerWithTools,
     created: boolean,
-  ): Promise<McpSyncDto> {
+  ): Promise<McpServerSync> {
     const headers = headersOf(server);
     const listed = await listUpstreamTools(
       { url: server.url, headers },
@@ -184,7 +189,7 @@ export class McpServersService {
     const upstreamNames = new Set(listed.tools.map((tool) => tool.name));
     const now = new Date();
     const sunsetAt = new Date(now.getTime() + REMOVED_TOOL_SUNSET_MS);
-    const removed: McpSyncDto['removed'] = [];
+    const removed: McpServerSync['removed'] = [];
     const audit: AuditEntry[] = [...plan.audit];
     for (const mapping of server.tools) {
       if (mapping.removedAt !== null || upstreamNames.has(mapping.upstreamName)) continue;
@@ -284,8 +289,7 @@ export class McpServersService {
     });
     this.cache.invalidate();
     const saved = await this.imports.findServer(server.id);
-    if (saved === null)
-      throw new ToolException(ToolExceptionCode.Internal, 'The server vanished after its sync.');
+    if (saved === null) throw new ToolException('internal', 'The server vanished after its sync.');
     return { server: serverToDto(saved), ...result };
   }
 }

@@ -1,7 +1,7 @@
 import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { isRecord } from '@toolgate/toolir';
 import { parse as parseYaml } from 'yaml';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 
 // The document comes from the request alone: no file system, no network, no external $refs.
 const PARSER_OPTIONS: ParserOptions = {
@@ -11,7 +11,7 @@ const PARSER_OPTIONS: ParserOptions = {
 };
 
 function invalid(message: string, issues: ProblemIssue[]): ToolException {
-  return new ToolException(ToolExceptionCode.InvalidToolDefinition, message, { issues });
+  return new ToolException('invalid_tool_definition', message, { issues });
 }
 
 /** The parser's messages carry a code frame after the first line; the first line says what is wrong. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { ImportOpenApiInput, OpenApiImport } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../calls/gateway-options';
 import { ExportCache } from '../exports/export-cache';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
-import type { ImportOpenApiDto, OpenApiImportDto } from './imports.dto';
 import { assertImportEgress } from './import-egress';
 import { ImportsRepository } from './imports.repository';
 import { loadOpenApiDocument } from './openapi-document';
@@ -24,7 +24,7 @@ export class OpenApiImportService {
   ) {}
 
   /** One tool per operation; every tool, version, release and audit event commits in one transaction. */
-  async import(principal: Principal, body: ImportOpenApiDto): Promise<OpenApiImportDto> {
+  async import(principal: Principal, body: ImportOpenApiInput): Promise<OpenApiImport> {
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const document = await loadOpenApiDocument(body.document);
     const converted = openApiToTools(document, {
@@ -65,7 +65,7 @@ export class OpenApiImportService {
         origin,
       },
     );
-    const result: OpenApiImportDto = {
+    const result: OpenApiImport = {
       dry_run: body.dry_run,
       team_id: teamId,
       base_url: converted.baseUrl,

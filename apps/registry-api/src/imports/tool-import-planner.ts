@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ImportedTool } from '@toolgate/contract';
 import type { ToolIR } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
 import { exportValidity } from './export-validity';
-import type { ImportedToolDto } from './imports.dto';
 import type { ImportedToolRow, ToolVersionWrite } from './imports.repository';
 import {
   CandidateError,
@@ -29,7 +29,7 @@ export interface CandidateInput<TSource> {
 export interface PlannedTool<TSource> {
   source: TSource;
   plan: ToolVersionPlan;
-  dto: ImportedToolDto;
+  dto: ImportedTool;
 }
 
 export interface ImportPlan<TSource> {
@@ -91,7 +91,7 @@ export function planImport<TSource>(
     ) {
       plan = { ...plan, action: 'published_draft' };
     }
-    const dto: ImportedToolDto = {
+    const dto: ImportedTool = {
       name: plan.ir.name,
       tool_id: plan.toolId,
       action: plan.action,

@@ -11,7 +11,7 @@ import {
 import { isRecord, type ToolBehavior } from '@toolgate/toolir';
 import type { GatewayEgress } from '@toolgate/gateway';
 import type { z } from 'zod';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { egressDenied } from './import-egress';
 import { sanitizeToolName, uniqueName } from './tool-names';
 import type { ToolCandidate } from './tool-version-plan';
@@ -34,7 +34,7 @@ function unreachable(url: string, reason: string, cause?: unknown): ToolExceptio
   if (refused?.signal.code === 'egress_denied')
     return egressDenied('/body/url', refused.message, cause);
   return new ToolException(
-    ToolExceptionCode.UpstreamUnavailable,
+    'upstream_unavailable',
     `The MCP server at ${url} could not be listed: ${reason}. Check that the URL is the server's Streamable HTTP endpoint, that it is running and reachable from the registry, and that its credential secret is right; then retry. Nothing was changed.`,
     { extensions: { upstream_url: url }, cause },
   );
@@ -50,7 +50,7 @@ export async function listUpstreamTools(
     ({ headers } = await resolveHeaders(server.headers, through.secrets));
   } catch (error) {
     throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
+      'invalid_request',
       `A secret of the server's auth header is not available to the registry: ${error instanceof Error ? error.message : String(error)}.`,
       {
         issues: [

@@ -14,7 +14,7 @@ import { CallEventBus } from '../calls/call-event-bus';
 import { MAX_WAIT_MS, type CallSummaryDto } from '../calls/calls.dto';
 import { FINAL_CALL_STATUSES, type CallRow } from '@toolgate/persistence';
 import { CallsService, wireResultOf } from '../calls/calls.service';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { MCP_META } from './mcp-options';
 
 // How often a call held for approval is looked at while a client waits for the decision.
@@ -129,7 +129,7 @@ export class McpCallsService {
     const cancel = () => {
       this.calls.cancel(principal, rowId).catch((error: unknown) => {
         // A conflict means the call already finished: there is nothing left to stop.
-        if (error instanceof ToolException && error.code === ToolExceptionCode.Conflict) return;
+        if (error instanceof ToolException && error.code === 'conflict') return;
         this.logger.warn(`cancelling call ${rowId} failed: ${String(error)}`);
       });
     };
@@ -198,7 +198,7 @@ export class McpCallsService {
     // Issue paths point into the REST request this path was built for; their messages stand alone.
     const issues = error.issues.map((issue) => `- ${issue.message}`);
     const text = [error.message, ...issues].join('\n');
-    if (error.code === ToolExceptionCode.UnknownTool) {
+    if (error.code === 'unknown_tool') {
       throw new McpError(ErrorCode.InvalidParams, text);
     }
     return textResult(text);

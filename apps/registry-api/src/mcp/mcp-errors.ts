@@ -3,7 +3,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { currentRequestScope } from '../logging/request-log';
 import { INTERNAL_ERROR_MESSAGE, publicErrorOf, statusOf } from '../problem/problem-document';
-import { ToolExceptionCode } from '../problem/tool.exception';
 
 // McpError writes its code into its message ("MCP error -32602: ..."); the wire carries it once.
 const SDK_PREFIX = /^MCP error -?\d+: /;
@@ -40,13 +39,13 @@ function correlation(): { requestId: string | undefined; note: (err: unknown) =>
   const scope = currentRequestScope();
   return {
     requestId: scope?.requestId,
-    note: (err) => scope?.note({ code: ToolExceptionCode.Internal, err }),
+    note: (err) => scope?.note({ code: 'internal', err }),
   };
 }
 
 function internalWireError(requestId: string | undefined): McpWireError {
   return new McpWireError(ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE, {
-    code: ToolExceptionCode.Internal,
+    code: 'internal',
     ...(requestId === undefined ? {} : { request_id: requestId }),
   });
 }
@@ -64,7 +63,7 @@ export function toMcpWireError(error: unknown): McpWireError {
   }
   const { requestId, note } = correlation();
   const exposed = publicErrorOf(error);
-  if (exposed.code === ToolExceptionCode.Internal) {
+  if (exposed.code === 'internal') {
     note(error);
     return internalWireError(requestId);
   }

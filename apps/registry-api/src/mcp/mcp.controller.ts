@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { routes } from '@toolgate/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CredentialsService } from '../auth/credentials.service';
 import { hasScope, type Principal } from '../auth/principal';
 import { PublicRoute } from '../auth/require-scopes.decorator';
 import { CatalogEventsService, concernsTeam } from '../catalog-events/catalog-events.service';
+import { Endpoint } from '../contract/endpoint.decorator';
 import { runInRequestScope } from '../logging/request-log';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { sanitizeTransport, toMcpWireError } from './mcp-errors';
-import { MCP_CONVERSATION_HEADER, MCP_ROUTE } from './mcp-options';
+import { MCP_CONVERSATION_HEADER } from './mcp-options';
 import { scopesForMessages } from './mcp-scopes';
 import { McpServerFactory } from './mcp-server.factory';
 import { McpSessionRegistry } from './mcp-session.registry';
@@ -37,10 +38,11 @@ interface LiveSession {
  * unknown session, a bad header) are problem documents like every other route; once it has,
  * answers are JSON-RPC on the raw response.
  */
-@ApiExcludeController()
-// Authenticated in the handler: the scopes depend on the JSON-RPC methods in the body.
+// Authenticated in the handler: the scopes depend on the JSON-RPC methods in the body. Public for
+// the guard, which would otherwise demand every scope the routes list; no @Input() either, so
+// nothing is refused before the credentials are, and the transport alone reads the messages.
 @PublicRoute()
-@Controller(MCP_ROUTE)
+@Controller()
 export class McpController {
   private readonly live = new Map<string, LiveSession>();
 
@@ -52,22 +54,18 @@ export class McpController {
     @Inject(CatalogEventsService) private readonly catalogEvents: CatalogEventsService,
   ) {}
 
-  @Post()
+  @Endpoint(routes.postMcpMessage)
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const principal = await this.credentials.authenticate(request.headers.authorization);
     const missing = scopesForMessages(request.body).filter((scope) => !hasScope(principal, scope));
     if (missing.length > 0) {
-      throw new ToolException(
-        ToolExceptionCode.Forbidden,
-        `This key lacks the scope ${missing.join(', ')}.`,
-        {
-          extensions: { required_scopes: missing },
-          // RFC 6750 §3.1, as the MCP authorization spec asks for insufficient scopes.
-          headers: {
-            'www-authenticate': `Bearer realm="toolgate", error="insufficient_scope", scope="${missing.join(' ')}"`,
-          },
+      throw new ToolException('forbidden', `This key lacks the scope ${missing.join(', ')}.`, {
+        extensions: { required_scopes: missing },
+        // RFC 6750 §3.1, as the MCP authorization spec asks for insufficient scopes.
+        headers: {
+          'www-authenticate': `Bearer realm="toolgate", error="insufficient_scope", scope="${missing.join(' ')}"`,
         },
-      );
+      });
     }
     const conversationId = conversationOf(request);
     const sessionId = sessionIdOf(request);
@@ -92,7 +90,7 @@ export class McpController {
   }
 
   /** The session's stream of server-initiated messages (`notifications/tools/list_changed`). */
-  @Get()
+  @Endpoint(routes.openMcpStream)
   async stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const principal = await this.credentials.authenticate(request.headers.authorization);
     const sessionId = sessionIdOf(request);
@@ -103,7 +101,7 @@ export class McpController {
     await this.handOver(request, reply, session.transport);
   }
 
-  @Delete()
+  @Endpoint(routes.endMcpSession)
   async end(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const principal = await this.credentials.authenticate(request.headers.authorization);
     const sessionId = sessionIdOf(request);
@@ -119,7 +117,7 @@ export class McpController {
   ): Promise<void> {
     if (this.sessions.full) {
       throw new ToolException(
-        ToolExceptionCode.Unavailable,
+        'unavailable',
         'This server holds as many MCP sessions as it may; retry later or call without a session.',
       );
     }
@@ -170,7 +168,7 @@ export class McpController {
     if (session === undefined) {
       // Streamable HTTP: a 404 tells the client to start a new session with a fresh initialize.
       throw new ToolException(
-        ToolExceptionCode.NotFound,
+        'not_found',
         `MCP session ${sessionId} was not found; it ended or expired. Initialize a new one.`,
       );
     }
@@ -208,7 +206,7 @@ function conversationOf(request: FastifyRequest): string | undefined {
   const conversation = ConversationHeaderSchema.safeParse(request.headers[MCP_CONVERSATION_HEADER]);
   if (!conversation.success) {
     throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
+      'invalid_request',
       `The ${MCP_CONVERSATION_HEADER} header is not valid.`,
       { issues: [{ path: `/headers/${MCP_CONVERSATION_HEADER}`, message: '1-256 characters' }] },
     );
@@ -222,7 +220,7 @@ function sessionIdOf(request: FastifyRequest): string | undefined {
   const parsed = SessionIdSchema.safeParse(header);
   if (!parsed.success) {
     throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
+      'invalid_request',
       'The Mcp-Session-Id header is not one this server issued.',
       { issues: [{ path: `/headers/${SESSION_HEADER}`, message: 'a session id from initialize' }] },
     );
@@ -232,7 +230,7 @@ function sessionIdOf(request: FastifyRequest): string | undefined {
 
 function methodNotAllowed(): ToolException {
   return new ToolException(
-    ToolExceptionCode.MethodNotAllowed,
+    'method_not_allowed',
     'Without an Mcp-Session-Id there is no stream to open (GET) or session to end (DELETE): ' +
       'initialize a session, or send JSON-RPC messages with POST.',
     { headers: { allow: 'POST' } },

@@ -1,27 +1,20 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { SloQuerySchema, type SloQueryDto, type SloReportDto } from './metrics.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { MetricsService } from './metrics.service';
 
-@ApiTags('metrics')
-@Controller('metrics')
+@Controller()
 export class MetricsController {
   constructor(@Inject(MetricsService) private readonly metrics: MetricsService) {}
 
-  @Get('slo')
-  @RequireScopes('tools:read')
-  @ApiOperation({
-    summary:
-      'Success rate, p50/p95 latency, error codes and approvals per tool over `?window=1h|24h|7d|30d`, with the SLOs met or breached.',
-  })
+  @Endpoint(routes.getSloReport)
   slo(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(SloQuerySchema, 'query')) query: SloQueryDto,
-  ): Promise<SloReportDto> {
-    return this.metrics.slo(principal, query);
+    @Input() input: RouteInput<typeof routes.getSloReport>,
+  ) {
+    return this.metrics.slo(principal, input.query);
   }
 }

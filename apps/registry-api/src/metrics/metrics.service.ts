@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { SloBucket, SloQuery, SloReport } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
-import type { SloBucketDto, SloQueryDto, SloReportDto } from './metrics.dto';
 import { MetricsRepository, type CallScope } from './metrics.repository';
 import { evaluateSlo, ratio } from './slo';
 import { bucketStarts, windowRange } from './slo-window';
@@ -14,7 +14,7 @@ export class MetricsService {
    * Rates and latencies count only calls the tool answers for (finished, not refused before it
    * ran); error codes count every failed call, refusals included, so the dashboard shows them.
    */
-  async slo(principal: Principal, query: SloQueryDto, now = new Date()): Promise<SloReportDto> {
+  async slo(principal: Principal, query: SloQuery, now = new Date()): Promise<SloReport> {
     const range = windowRange(query.window, now);
     const scope: CallScope = {
       from: range.from,
@@ -33,7 +33,7 @@ export class MetricsService {
       window: query.window,
       from: range.from.toISOString(),
       to: range.to.toISOString(),
-      buckets: bucketStarts(range).map((start): SloBucketDto => {
+      buckets: bucketStarts(range).map((start): SloBucket => {
         const figures = byStart.get(start.getTime());
         return {
           start: start.toISOString(),

@@ -1,8 +1,7 @@
-import { z } from 'zod';
+import { TimeWindowSchema, type TimeWindow } from '@toolgate/contract';
 
-/** The time windows the console's charts offer. */
-export const TimeWindowSchema = z.enum(['1h', '24h', '7d', '30d']);
-export type TimeWindow = z.infer<typeof TimeWindowSchema>;
+// The usage report reads the same windows from here.
+export { TimeWindowSchema, type TimeWindow };
 
 const HOUR_MS = 3_600_000;
 

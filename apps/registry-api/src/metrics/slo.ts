@@ -1,19 +1,11 @@
+import type { SloName, SloResult } from '@toolgate/contract';
+
 /** The platform's three service-level objectives and how each is judged. */
 export const SLO_TARGETS = {
   success_rate: 0.995,
   p95_latency_ms: 2000,
   destructive_approval_rate: 1,
-} as const;
-
-export type SloName = keyof typeof SLO_TARGETS;
-
-export interface SloResult {
-  name: SloName;
-  target: number;
-  /** Null when the window holds no call the objective is about. */
-  actual: number | null;
-  met: boolean | null;
-}
+} as const satisfies Record<SloName, number>;
 
 /** Judges one objective: latency must stay at or below its target, rates at or above. */
 export function evaluateSlo(name: SloName, actual: number | null): SloResult {

@@ -1,66 +1,41 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import {
-  CreatePolicySchema,
-  RevisionParamSchema,
-  TestPolicySchema,
-  type CreatePolicyDto,
-  type TestPolicyDto,
-} from './policies.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { PoliciesService } from './policies.service';
 
-@ApiTags('policies')
-@Controller('policies')
+@Controller()
 export class PoliciesController {
   constructor(@Inject(PoliciesService) private readonly policies: PoliciesService) {}
 
-  @Post()
-  @HttpCode(201)
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Add a Cedar policy revision (validated; 422 lists every error).' })
-  @ApiBody({ schema: z.toJSONSchema(CreatePolicySchema, { io: 'input' }) as object })
+  @Endpoint(routes.createPolicy)
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(CreatePolicySchema)) body: CreatePolicyDto,
+    @Input() input: RouteInput<typeof routes.createPolicy>,
   ) {
-    return this.policies.create(principal, body);
+    return this.policies.create(principal, input.body);
   }
 
-  @Get()
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Every policy revision of the caller’s scope, newest first.' })
+  @Endpoint(routes.listPolicies)
   list(@CurrentPrincipal() principal: Principal) {
     return this.policies.list(principal);
   }
 
-  @Post('test')
-  @HttpCode(200)
-  @RequireScopes('admin')
-  @ApiOperation({
-    summary: 'The decision a policy text would make for a sample call; nothing is saved.',
-  })
-  @ApiBody({ schema: z.toJSONSchema(TestPolicySchema, { io: 'input' }) as object })
+  @Endpoint(routes.testPolicy)
   test(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(TestPolicySchema)) body: TestPolicyDto,
+    @Input() input: RouteInput<typeof routes.testPolicy>,
   ) {
-    return this.policies.test(principal, body);
+    return this.policies.test(principal, input.body);
   }
 
-  @Post(':revision/activate')
-  @HttpCode(200)
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Make a revision the active policy of the caller’s scope.' })
+  @Endpoint(routes.activatePolicy)
   activate(
     @CurrentPrincipal() principal: Principal,
-    @Param('revision', new ZodValidationPipe(RevisionParamSchema, 'params/revision'))
-    revision: number,
+    @Input() input: RouteInput<typeof routes.activatePolicy>,
   ) {
-    return this.policies.activate(principal, revision);
+    return this.policies.activate(principal, input.params.revision);
   }
 }

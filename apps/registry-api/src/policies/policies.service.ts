@@ -6,17 +6,17 @@ import {
   type PolicyDecision,
   type PolicyInput,
 } from '@toolgate/engine';
+import type { CreatePolicyInput, Policy, PolicyList, TestPolicyInput } from '@toolgate/contract';
 import type { ToolIR } from '@toolgate/toolir';
 import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { CatalogSignalRepository } from '../catalog-events/catalog-signal.repository';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
-import type { CreatePolicyDto, PolicyDto, TestPolicyDto } from './policies.dto';
 import { PoliciesRepository, policyScope, type PolicyRow } from './policies.repository';
 
-export function policyToDto(row: PolicyRow): PolicyDto {
+export function policyToDto(row: PolicyRow): Policy {
   return {
     id: row.id,
     scope: row.scope,
@@ -33,7 +33,7 @@ function assertValid(text: string): void {
   const validation = validatePolicies(text);
   if (validation.ok) return;
   throw new ToolException(
-    ToolExceptionCode.InvalidPolicy,
+    'invalid_policy',
     'The policy text is not valid Cedar for this gateway.',
     {
       issues: validation.errors.map((error) => ({
@@ -56,7 +56,7 @@ export class PoliciesService {
   ) {}
 
   /** Adds a revision to the caller's scope (the team's, or the installation's for the bootstrap key). */
-  async create(principal: Principal, body: CreatePolicyDto): Promise<PolicyDto> {
+  async create(principal: Principal, body: CreatePolicyInput): Promise<Policy> {
     assertValid(body.text);
     const scope = policyScope(principal.teamId);
     const id = randomUUID();
@@ -74,11 +74,11 @@ export class PoliciesService {
     return body.activate ? this.activate(principal, created.revision) : policyToDto(created);
   }
 
-  async list(principal: Principal): Promise<{ items: PolicyDto[] }> {
+  async list(principal: Principal): Promise<PolicyList> {
     return { items: (await this.policies.list(policyScope(principal.teamId))).map(policyToDto) };
   }
 
-  async activate(principal: Principal, revision: number): Promise<PolicyDto> {
+  async activate(principal: Principal, revision: number): Promise<Policy> {
     const scope = policyScope(principal.teamId);
     const activated = await this.policies.activate(scope, revision, {
       actor: principal.actor,
@@ -89,10 +89,7 @@ export class PoliciesService {
       data: { scope, revision },
     });
     if (activated === null) {
-      throw new ToolException(
-        ToolExceptionCode.NotFound,
-        `Policy revision ${revision} was not found.`,
-      );
+      throw new ToolException('not_found', `Policy revision ${revision} was not found.`);
     }
     // Every process that runs calls decides them with the new revision from its next call on.
     this.gateway.catalog.invalidate();
@@ -101,7 +98,7 @@ export class PoliciesService {
   }
 
   /** The decision a policy text (or the active policy) makes for a sample call; nothing is saved. */
-  async test(principal: Principal, body: TestPolicyDto): Promise<PolicyDecision> {
+  async test(principal: Principal, body: TestPolicyInput): Promise<PolicyDecision> {
     // Policies decide calls of a team: the sample call is one of the chosen team's (a team key's
     // own; naming another team is a 404, as if it did not exist).
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
@@ -110,18 +107,14 @@ export class PoliciesService {
     );
     const row = tool?.versions.find((version) => version.version === tool.release?.stableVersion);
     if (tool === undefined || row === undefined) {
-      throw new ToolException(
-        ToolExceptionCode.UnknownTool,
-        `No callable tool named "${body.call.name}".`,
-        {
-          issues: [
-            {
-              path: '/body/call/name',
-              message: 'names no tool with a stable release for this team',
-            },
-          ],
-        },
-      );
+      throw new ToolException('unknown_tool', `No callable tool named "${body.call.name}".`, {
+        issues: [
+          {
+            path: '/body/call/name',
+            message: 'names no tool with a stable release for this team',
+          },
+        ],
+      });
     }
     const ir: ToolIR = row.ir;
     const input: PolicyInput = {

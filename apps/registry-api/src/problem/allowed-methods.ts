@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 interface RouteShape {
+  url: string;
   pattern: RegExp;
   methods: Set<string>;
 }
@@ -32,7 +33,7 @@ export function recordRouteMethods(fastify: FastifyInstance): void {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
     const existing = table.find((shape) => shape.pattern.source === patternOf(route.url).source);
     if (existing === undefined)
-      table.push({ pattern: patternOf(route.url), methods: new Set(methods) });
+      table.push({ url: route.url, pattern: patternOf(route.url), methods: new Set(methods) });
     else for (const method of methods) existing.methods.add(method);
   });
 }
@@ -57,4 +58,11 @@ export function allowedMethodsOf(request: FastifyRequest): string[] {
   }
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
+}
+
+/** Every route the server serves as `{ method, url }` (Fastify's `/v1/tools/:toolId` form). */
+export function servedRoutesOf(server: FastifyInstance): Array<{ method: string; url: string }> {
+  return tableOf(server).flatMap((shape) =>
+    [...shape.methods].map((method) => ({ method, url: shape.url })),
+  );
 }

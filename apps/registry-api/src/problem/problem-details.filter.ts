@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noteOutcome } from '../logging/request-log';
 import { allowedMethodsOf } from './allowed-methods';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problem-document';
-import { ToolException, ToolExceptionCode } from './tool.exception';
+import { ToolException } from './tool.exception';
 
 /**
  * Nest answers a request no route matches with a NotFoundException; when the path is served for
@@ -16,7 +16,7 @@ function routeMissOf(request: FastifyRequest, error: unknown): unknown {
   const allowed = allowedMethodsOf(request);
   if (allowed.length === 0) return error;
   return new ToolException(
-    ToolExceptionCode.MethodNotAllowed,
+    'method_not_allowed',
     `${request.method} is not served at this path; use ${allowed.join(', ')}.`,
     { headers: { allow: allowed.join(', ') }, extensions: { allowed_methods: allowed } },
   );

@@ -1,18 +1,23 @@
 import { NotFoundException } from '@nestjs/common';
+import { ERROR_CODES, PROBLEM_CODES } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
 import { INTERNAL_ERROR_MESSAGE, statusOf, toProblem } from './problem-document';
-import { ToolException, ToolExceptionCode } from './tool.exception';
+import { ToolException } from './tool.exception';
 
 describe('toProblem', () => {
-  it('maps every code to a 4xx or 5xx status', () => {
-    for (const code of Object.values(ToolExceptionCode)) {
+  it('answers every code with its status and title from the table, a 4xx or 5xx', () => {
+    for (const code of PROBLEM_CODES) {
+      const problem = toProblem(new ToolException(code, 'x'));
+      expect(problem.status).toBe(ERROR_CODES[code].status);
+      expect(problem.body).toMatchObject({ code, title: ERROR_CODES[code].title });
       expect(statusOf(code)).toBeGreaterThanOrEqual(400);
+      expect(statusOf(code)).toBeLessThan(600);
     }
   });
 
   it('renders a ToolException as RFC 9457 with issues and extensions', () => {
     const problem = toProblem(
-      new ToolException(ToolExceptionCode.BreakingChange, 'breaks', {
+      new ToolException('breaking_change', 'breaks', {
         issues: [{ path: '/parameters/required', message: 'property "x" is now required' }],
         extensions: { previous_version: '1.0.0' },
       }),
@@ -33,14 +38,16 @@ describe('toProblem', () => {
   });
 
   it('adds the Bearer challenge to 401s', () => {
-    expect(toProblem(new ToolException(ToolExceptionCode.Unauthenticated, 'no')).headers).toEqual({
+    expect(toProblem(new ToolException('unauthenticated', 'no')).headers).toEqual({
       'www-authenticate': 'Bearer realm="toolgate"',
     });
   });
 
   it('never lets an extension overwrite the standard members', () => {
     const problem = toProblem(
-      new ToolException(ToolExceptionCode.NotFound, 'gone', {
+      new ToolException('not_found', 'gone', {
+        // The table declares no extension members for not_found; the renderer must hold anyway.
+        // @ts-expect-error -- not_found has no `status` or `type` extension
         extensions: { status: 200, type: 'x' },
       }),
     );

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from './tool.exception';
+import { problemStatusOf, problemTitleOf, type ProblemCode } from '@toolgate/toolir';
+import { ToolException, type ProblemIssue } from './tool.exception';
 
 /** An RFC 9457 problem document as this API writes it. */
 export interface ProblemDocument {
@@ -7,7 +8,7 @@ export interface ProblemDocument {
   title: string;
   status: number;
   detail: string;
-  code: ToolExceptionCode;
+  code: ProblemCode;
   errors: ProblemIssue[];
   [extension: string]: unknown;
 }
@@ -21,107 +22,9 @@ export interface ProblemResponse {
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 const PROBLEM_TYPE_BASE = 'https://toolgate.dev/problems/';
 
-/** Status of every code; a Record, so adding a code without a status fails to compile. */
-const STATUS_BY_CODE: Record<ToolExceptionCode, number> = {
-  [ToolExceptionCode.InvalidRequest]: 400,
-  [ToolExceptionCode.InvalidToolDefinition]: 422,
-  [ToolExceptionCode.UnknownFormat]: 400,
-  [ToolExceptionCode.InvalidPayload]: 422,
-  [ToolExceptionCode.UnknownTool]: 422,
-  [ToolExceptionCode.InvalidPolicy]: 422,
-  [ToolExceptionCode.Unauthenticated]: 401,
-  [ToolExceptionCode.Forbidden]: 403,
-  [ToolExceptionCode.SelfApprovalForbidden]: 403,
-  [ToolExceptionCode.NotFound]: 404,
-  [ToolExceptionCode.VersionNotFound]: 404,
-  [ToolExceptionCode.Conflict]: 409,
-  [ToolExceptionCode.BreakingChange]: 409,
-  [ToolExceptionCode.VersionSunset]: 410,
-  [ToolExceptionCode.PayloadTooLarge]: 413,
-  [ToolExceptionCode.UnsupportedMediaType]: 415,
-  [ToolExceptionCode.UriTooLong]: 414,
-  [ToolExceptionCode.HeadersTooLarge]: 431,
-  [ToolExceptionCode.RequestTimeout]: 408,
-  [ToolExceptionCode.MethodNotAllowed]: 405,
-  [ToolExceptionCode.RateLimited]: 429,
-  [ToolExceptionCode.Unavailable]: 503,
-  [ToolExceptionCode.UpstreamUnavailable]: 502,
-  [ToolExceptionCode.EgressDenied]: 422,
-  [ToolExceptionCode.MissingSecrets]: 422,
-  [ToolExceptionCode.SecretInUse]: 409,
-  [ToolExceptionCode.SecretsUnconfigured]: 503,
-  [ToolExceptionCode.Internal]: 500,
-};
-
-function assertUnreachable(value: never): never {
-  throw new Error(`unhandled problem code ${String(value)}`);
-}
-
-function titleOf(code: ToolExceptionCode): string {
-  switch (code) {
-    case ToolExceptionCode.InvalidRequest:
-      return 'Invalid request';
-    case ToolExceptionCode.InvalidToolDefinition:
-      return 'Invalid tool definition';
-    case ToolExceptionCode.UnknownFormat:
-      return 'Unknown format';
-    case ToolExceptionCode.InvalidPayload:
-      return 'Invalid provider payload';
-    case ToolExceptionCode.UnknownTool:
-      return 'Unknown tool';
-    case ToolExceptionCode.InvalidPolicy:
-      return 'Invalid policy';
-    case ToolExceptionCode.Unauthenticated:
-      return 'Authentication required';
-    case ToolExceptionCode.Forbidden:
-      return 'Missing scope';
-    case ToolExceptionCode.SelfApprovalForbidden:
-      return 'Self-approval not allowed';
-    case ToolExceptionCode.NotFound:
-      return 'Not found';
-    case ToolExceptionCode.VersionNotFound:
-      return 'Version not found';
-    case ToolExceptionCode.Conflict:
-      return 'Conflict';
-    case ToolExceptionCode.BreakingChange:
-      return 'Breaking change needs a major version';
-    case ToolExceptionCode.VersionSunset:
-      return 'Version past its sunset';
-    case ToolExceptionCode.PayloadTooLarge:
-      return 'Payload too large';
-    case ToolExceptionCode.UnsupportedMediaType:
-      return 'Unsupported media type';
-    case ToolExceptionCode.UriTooLong:
-      return 'URI too long';
-    case ToolExceptionCode.HeadersTooLarge:
-      return 'Request header fields too large';
-    case ToolExceptionCode.RequestTimeout:
-      return 'Request timeout';
-    case ToolExceptionCode.MethodNotAllowed:
-      return 'Method not allowed';
-    case ToolExceptionCode.RateLimited:
-      return 'Too many requests';
-    case ToolExceptionCode.Unavailable:
-      return 'Service unavailable';
-    case ToolExceptionCode.UpstreamUnavailable:
-      return 'Upstream server unreachable';
-    case ToolExceptionCode.EgressDenied:
-      return 'Address refused by the egress policy';
-    case ToolExceptionCode.MissingSecrets:
-      return 'Referenced secrets do not exist';
-    case ToolExceptionCode.SecretInUse:
-      return 'Secret in use';
-    case ToolExceptionCode.SecretsUnconfigured:
-      return 'Secret store not configured';
-    case ToolExceptionCode.Internal:
-      return 'Internal error';
-    default:
-      return assertUnreachable(code);
-  }
-}
-
-export function statusOf(code: ToolExceptionCode): number {
-  return STATUS_BY_CODE[code];
+/** The HTTP status of a problem code, from the table of error codes. */
+export function statusOf(code: ProblemCode): number {
+  return problemStatusOf(code);
 }
 
 function fromToolException(exception: ToolException): ProblemResponse {
@@ -135,7 +38,7 @@ function fromToolException(exception: ToolException): ProblemResponse {
     body: {
       ...exception.extensions,
       type: `${PROBLEM_TYPE_BASE}${exception.code}`,
-      title: titleOf(exception.code),
+      title: problemTitleOf(exception.code),
       status,
       detail: exception.message,
       code: exception.code,
@@ -145,12 +48,12 @@ function fromToolException(exception: ToolException): ProblemResponse {
 }
 
 // Fastify's own failures (body parsing, limits) carry an FST_* code and a 4xx statusCode.
-const FASTIFY_CODES: Partial<Record<string, ToolExceptionCode>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: ToolExceptionCode.PayloadTooLarge,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ToolExceptionCode.UnsupportedMediaType,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ToolExceptionCode.InvalidRequest,
-  FST_ERR_CTP_EMPTY_JSON_BODY: ToolExceptionCode.InvalidRequest,
-  FST_ERR_CTP_INVALID_JSON_BODY: ToolExceptionCode.InvalidRequest,
+const FASTIFY_CODES: Partial<Record<string, ProblemCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_request',
 };
 
 interface ErrorWithStatus {
@@ -159,21 +62,21 @@ interface ErrorWithStatus {
   message?: unknown;
 }
 
-function codeForStatus(status: number): ToolExceptionCode {
-  if (status === 401) return ToolExceptionCode.Unauthenticated;
-  if (status === 403) return ToolExceptionCode.Forbidden;
-  if (status === 404) return ToolExceptionCode.NotFound;
-  if (status === 405) return ToolExceptionCode.MethodNotAllowed;
-  if (status === 408) return ToolExceptionCode.RequestTimeout;
-  if (status === 409) return ToolExceptionCode.Conflict;
-  if (status === 413) return ToolExceptionCode.PayloadTooLarge;
-  if (status === 414) return ToolExceptionCode.UriTooLong;
-  if (status === 415) return ToolExceptionCode.UnsupportedMediaType;
-  if (status === 431) return ToolExceptionCode.HeadersTooLarge;
-  if (status === 429) return ToolExceptionCode.RateLimited;
-  if (status >= 400 && status < 500) return ToolExceptionCode.InvalidRequest;
-  if (status === 503) return ToolExceptionCode.Unavailable;
-  return ToolExceptionCode.Internal;
+function codeForStatus(status: number): ProblemCode {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 408) return 'request_timeout';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 414) return 'uri_too_long';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 431) return 'headers_too_large';
+  if (status === 429) return 'rate_limited';
+  if (status >= 400 && status < 500) return 'invalid_request';
+  if (status === 503) return 'unavailable';
+  return 'internal';
 }
 
 /** What a client is told when something unexpected failed: no detail, only where the log has it. */
@@ -189,11 +92,12 @@ export const INTERNAL_ERROR_MESSAGE =
  * and the caller logs the original error with the request id.
  */
 export function publicErrorOf(error: unknown): ToolException {
-  if (error instanceof ToolException) return error;
+  // `instanceof` types a generic class's instance as ToolException<any>; its code is a ProblemCode.
+  if (error instanceof ToolException) return error as ToolException;
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const code = codeForStatus(status);
-    if (code === ToolExceptionCode.Internal) return internalError();
+    if (code === 'internal') return internalError();
     const message = status === 404 ? 'No route matches this method and path.' : error.message;
     return new ToolException(code, message);
   }
@@ -210,7 +114,7 @@ export function publicErrorOf(error: unknown): ToolException {
 }
 
 function internalError(): ToolException {
-  return new ToolException(ToolExceptionCode.Internal, INTERNAL_ERROR_MESSAGE);
+  return new ToolException('internal', INTERNAL_ERROR_MESSAGE);
 }
 
 /** Turns anything thrown while serving a request into a problem response; unknown errors hide their internals. */

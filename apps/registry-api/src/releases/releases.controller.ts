@@ -1,79 +1,52 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Inject } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { ToolIdParamSchema } from '../tools/tools.dto';
-import {
-  EmptyBodySchema,
-  SetCanarySchema,
-  SetStableSchema,
-  type SetCanaryDto,
-  type SetStableDto,
-} from './releases.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { ReleasesService } from './releases.service';
 
-const toolIdPipe = new ZodValidationPipe(ToolIdParamSchema, 'params/toolId');
-
-@ApiTags('releases')
-@Controller('tools/:toolId/release')
+@Controller()
 export class ReleasesController {
   constructor(@Inject(ReleasesService) private readonly releases: ReleasesService) {}
 
-  @Get()
-  @RequireScopes('tools:read')
-  @ApiOperation({ summary: "A tool's release state: stable, canary and canary percent." })
-  get(@CurrentPrincipal() principal: Principal, @Param('toolId', toolIdPipe) toolId: string) {
-    return this.releases.get(principal, toolId);
+  @Endpoint(routes.getRelease)
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.getRelease>,
+  ) {
+    return this.releases.get(principal, input.params.toolId);
   }
 
-  @Put('stable')
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: 'Set the stable version.' })
-  @ApiBody({ schema: z.toJSONSchema(SetStableSchema) as object })
+  @Endpoint(routes.setStableVersion)
   setStable(
     @CurrentPrincipal() principal: Principal,
-    @Param('toolId', toolIdPipe) toolId: string,
-    @Body(new ZodValidationPipe(SetStableSchema)) body: SetStableDto,
+    @Input() input: RouteInput<typeof routes.setStableVersion>,
   ) {
-    return this.releases.setStable(principal, toolId, body);
+    return this.releases.setStable(principal, input.params.toolId, input.body);
   }
 
-  @Put('canary')
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: 'Set the canary version and the percentage of subjects that get it.' })
-  @ApiBody({ schema: z.toJSONSchema(SetCanarySchema) as object })
+  @Endpoint(routes.setCanaryVersion)
   setCanary(
     @CurrentPrincipal() principal: Principal,
-    @Param('toolId', toolIdPipe) toolId: string,
-    @Body(new ZodValidationPipe(SetCanarySchema)) body: SetCanaryDto,
+    @Input() input: RouteInput<typeof routes.setCanaryVersion>,
   ) {
-    return this.releases.setCanary(principal, toolId, body);
+    return this.releases.setCanary(principal, input.params.toolId, input.body);
   }
 
-  @Post('promote')
-  @HttpCode(200)
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: 'Make the canary the stable version.' })
+  @Endpoint(routes.promoteCanary)
   promote(
     @CurrentPrincipal() principal: Principal,
-    @Param('toolId', toolIdPipe) toolId: string,
-    @Body(new ZodValidationPipe(EmptyBodySchema)) _body: unknown,
+    @Input() input: RouteInput<typeof routes.promoteCanary>,
   ) {
-    return this.releases.promote(principal, toolId);
+    return this.releases.promote(principal, input.params.toolId);
   }
 
-  @Post('rollback')
-  @HttpCode(200)
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: 'Stop the canary, or return stable to the previous version.' })
+  @Endpoint(routes.rollbackRelease)
   rollback(
     @CurrentPrincipal() principal: Principal,
-    @Param('toolId', toolIdPipe) toolId: string,
-    @Body(new ZodValidationPipe(EmptyBodySchema)) _body: unknown,
+    @Input() input: RouteInput<typeof routes.rollbackRelease>,
   ) {
-    return this.releases.rollback(principal, toolId);
+    return this.releases.rollback(principal, input.params.toolId);
   }
 }

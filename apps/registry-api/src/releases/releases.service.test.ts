@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { ProblemCode } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
 import type { ExportCache } from '../exports/export-cache';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import type { ToolsService } from '../tools/tools.service';
 import type { ReleaseRow, ReleasesRepository, ReleaseState } from './releases.repository';
 import { ReleasesService } from './releases.service';
@@ -52,7 +53,7 @@ function newTestService(current: ReleaseRow | null) {
   return { sut, mocks };
 }
 
-async function expectCode(promise: Promise<unknown>, code: ToolExceptionCode): Promise<void> {
+async function expectCode(promise: Promise<unknown>, code: ProblemCode): Promise<void> {
   const error: unknown = await promise.catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ToolException);
   expect((error as ToolException).code).toBe(code);
@@ -76,7 +77,7 @@ describe('ReleasesService', () => {
     const { sut, mocks } = newTestService(null);
     await expectCode(
       sut.setCanary(principal, TOOL_ID, { version: '1.1.0', percent: 10 }),
-      ToolExceptionCode.Conflict,
+      'conflict',
     );
     expect(mocks.releases.save).not.toHaveBeenCalled();
   });
@@ -114,16 +115,13 @@ describe('ReleasesService', () => {
       previous_stable_version: null,
     });
     const nothing = newTestService(row({ stableVersion: '1.0.0' }));
-    await expectCode(nothing.sut.rollback(principal, TOOL_ID), ToolExceptionCode.Conflict);
+    await expectCode(nothing.sut.rollback(principal, TOOL_ID), 'conflict');
   });
 
   it('refuses to overwrite a release changed by someone else meanwhile', async () => {
     const { sut, mocks } = newTestService(row({ stableVersion: '1.0.0' }));
     mocks.releases.save.mockResolvedValueOnce(null);
-    await expectCode(
-      sut.setStable(principal, TOOL_ID, { version: '1.1.0' }),
-      ToolExceptionCode.Conflict,
-    );
+    await expectCode(sut.setStable(principal, TOOL_ID, { version: '1.1.0' }), 'conflict');
     expect(mocks.cache.invalidate).not.toHaveBeenCalled();
   });
 });

@@ -1,9 +1,9 @@
 import { Injectable, Inject } from '@nestjs/common';
+import type { Release, SetCanaryVersionInput, SetStableVersionInput } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { ExportCache } from '../exports/export-cache';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { ToolsService } from '../tools/tools.service';
-import type { ReleaseDto, SetCanaryDto, SetStableDto } from './releases.dto';
 import { withStable } from './release-state';
 import {
   releaseStateOf,
@@ -12,7 +12,7 @@ import {
   type ReleaseState,
 } from './releases.repository';
 
-export function releaseToDto(toolId: string, row: ReleaseRow | null): ReleaseDto {
+export function releaseToDto(toolId: string, row: ReleaseRow | null): Release {
   return {
     tool_id: toolId,
     stable_version: row?.stableVersion ?? null,
@@ -35,12 +35,16 @@ export class ReleasesService {
     @Inject(ExportCache) private readonly cache: ExportCache,
   ) {}
 
-  async get(principal: Principal, toolId: string): Promise<ReleaseDto> {
+  async get(principal: Principal, toolId: string): Promise<Release> {
     await this.tools.requireVisible(principal, toolId);
     return releaseToDto(toolId, await this.releases.find(toolId));
   }
 
-  async setStable(principal: Principal, toolId: string, body: SetStableDto): Promise<ReleaseDto> {
+  async setStable(
+    principal: Principal,
+    toolId: string,
+    body: SetStableVersionInput,
+  ): Promise<Release> {
     await this.tools.requireOwned(principal, toolId);
     await this.tools.requireServable(toolId, body.version, '/body/version');
     return this.transition(principal, { toolId, action: 'release.stable_set' }, (current) =>
@@ -48,19 +52,20 @@ export class ReleasesService {
     );
   }
 
-  async setCanary(principal: Principal, toolId: string, body: SetCanaryDto): Promise<ReleaseDto> {
+  async setCanary(
+    principal: Principal,
+    toolId: string,
+    body: SetCanaryVersionInput,
+  ): Promise<Release> {
     await this.tools.requireOwned(principal, toolId);
     await this.tools.requireServable(toolId, body.version, '/body/version');
     return this.transition(principal, { toolId, action: 'release.canary_set' }, (current) => {
       if (current?.stableVersion == null) {
-        throw new ToolException(
-          ToolExceptionCode.Conflict,
-          'Set a stable version before starting a canary.',
-        );
+        throw new ToolException('conflict', 'Set a stable version before starting a canary.');
       }
       if (current.stableVersion === body.version) {
         throw new ToolException(
-          ToolExceptionCode.Conflict,
+          'conflict',
           `Version ${body.version} is already the stable version.`,
           {
             issues: [{ path: '/body/version', message: 'is the stable version' }],
@@ -71,11 +76,11 @@ export class ReleasesService {
     });
   }
 
-  async promote(principal: Principal, toolId: string): Promise<ReleaseDto> {
+  async promote(principal: Principal, toolId: string): Promise<Release> {
     await this.tools.requireOwned(principal, toolId);
     return this.transition(principal, { toolId, action: 'release.promoted' }, (current) => {
       if (current?.canaryVersion == null) {
-        throw new ToolException(ToolExceptionCode.Conflict, 'There is no canary to promote.');
+        throw new ToolException('conflict', 'There is no canary to promote.');
       }
       return {
         stableVersion: current.canaryVersion,
@@ -87,14 +92,14 @@ export class ReleasesService {
   }
 
   /** Stops a running canary; with none running, returns stable to the version before the last change. */
-  async rollback(principal: Principal, toolId: string): Promise<ReleaseDto> {
+  async rollback(principal: Principal, toolId: string): Promise<Release> {
     await this.tools.requireOwned(principal, toolId);
     return this.transition(principal, { toolId, action: 'release.rolled_back' }, (current) => {
       if (current?.canaryVersion != null)
         return { ...current, canaryVersion: null, canaryPercent: 0 };
       if (current?.previousStableVersion == null) {
         throw new ToolException(
-          ToolExceptionCode.Conflict,
+          'conflict',
           'There is neither a canary nor a previous stable version to roll back to.',
         );
       }
@@ -111,7 +116,7 @@ export class ReleasesService {
     principal: Principal,
     { toolId, action }: { toolId: string; action: ReleaseAction },
     next: (current: ReleaseState | null) => ReleaseState,
-  ): Promise<ReleaseDto> {
+  ): Promise<Release> {
     const currentRow = await this.releases.find(toolId);
     const expected = releaseStateOf(currentRow);
     const state = next(expected);
@@ -129,7 +134,7 @@ export class ReleasesService {
     );
     if (!saved) {
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         'The release changed while this request ran; read it again and retry.',
       );
     }

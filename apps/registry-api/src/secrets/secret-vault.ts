@@ -3,7 +3,7 @@ import { SecretKeyring, SecretStore } from '@toolgate/persistence';
 import type { AppConfig } from '../config/app-config';
 import type { Database } from '../database/database';
 import { APP_CONFIG, DATABASE } from '../database/database.tokens';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 /**
  * This process's secret key and secret store: the routes seal with it, calls (queued, inline and
@@ -26,7 +26,7 @@ export class SecretVault {
   requireKeyring(): SecretKeyring {
     if (this.keyring !== undefined) return this.keyring;
     throw new ToolException(
-      ToolExceptionCode.SecretsUnconfigured,
+      'secrets_unconfigured',
       'The secret store has no key: set TOOLGATE_SECRETS_KEY (base64 of 32 random bytes, e.g. `openssl rand -base64 32`) on the API and the worker, then restart.',
     );
   }

@@ -1,87 +1,48 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import {
-  CreateSecretSchema,
-  DeleteSecretQuerySchema,
-  RotateSecretSchema,
-  SecretNameSchema,
-  SecretTeamQuerySchema,
-  type CreateSecretDto,
-  type DeleteSecretQueryDto,
-  type RotateSecretDto,
-  type SecretTeamQueryDto,
-} from './secrets.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { SecretsService } from './secrets.service';
 
-@ApiTags('secrets')
-@Controller('secrets')
+@Controller()
 export class SecretsController {
   constructor(@Inject(SecretsService) private readonly secrets: SecretsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: "Store a secret for the team's tools; its value is never returned." })
-  @ApiBody({ schema: z.toJSONSchema(CreateSecretSchema) as object })
+  @Endpoint(routes.createSecret)
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(CreateSecretSchema)) body: CreateSecretDto,
+    @Input() input: RouteInput<typeof routes.createSecret>,
   ) {
-    return this.secrets.create(principal, body);
+    return this.secrets.create(principal, input.body);
   }
 
-  @Get()
-  @RequireScopes('tools:read')
-  @ApiOperation({ summary: 'List secrets: names, times and the tool versions referencing each.' })
+  @Endpoint(routes.listSecrets)
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query(new ZodValidationPipe(SecretTeamQuerySchema, 'query')) query: SecretTeamQueryDto,
+    @Input() input: RouteInput<typeof routes.listSecrets>,
   ) {
-    return this.secrets.list(principal, query);
+    return this.secrets.list(principal, input.query);
   }
 
-  // eslint-disable-next-line max-params -- Nest binds each request part through its own decorated parameter
-  @Put(':name')
-  @RequireScopes('tools:write')
-  @ApiOperation({ summary: "Rotate a secret's value; calls use the new value at once." })
-  @ApiBody({ schema: z.toJSONSchema(RotateSecretSchema) as object })
+  @Endpoint(routes.rotateSecret)
   rotate(
     @CurrentPrincipal() principal: Principal,
-    @Param('name', new ZodValidationPipe(SecretNameSchema, 'params/name')) name: string,
-    @Query(new ZodValidationPipe(SecretTeamQuerySchema, 'query')) query: SecretTeamQueryDto,
-    @Body(new ZodValidationPipe(RotateSecretSchema)) body: RotateSecretDto,
+    @Input() input: RouteInput<typeof routes.rotateSecret>,
   ) {
-    return this.secrets.rotate(principal, { name, query }, body);
+    return this.secrets.rotate(
+      principal,
+      { name: input.params.name, query: input.query },
+      input.body,
+    );
   }
 
-  @Delete(':name')
-  @HttpCode(204)
-  @RequireScopes('tools:write')
-  @ApiOperation({
-    summary:
-      'Delete a secret; refused (409) while a stable or canary version references it, unless ?force=true.',
-  })
+  @Endpoint(routes.deleteSecret)
   async delete(
     @CurrentPrincipal() principal: Principal,
-    @Param('name', new ZodValidationPipe(SecretNameSchema, 'params/name')) name: string,
-    @Query(new ZodValidationPipe(DeleteSecretQuerySchema, 'query')) query: DeleteSecretQueryDto,
+    @Input() input: RouteInput<typeof routes.deleteSecret>,
   ): Promise<void> {
-    await this.secrets.delete(principal, name, query);
+    await this.secrets.delete(principal, input.params.name, input.query);
   }
 }

@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { readExecutorConfig, secretReferencesOf, type SecretResolver } from '@toolgate/engine';
+import type {
+  CreateSecretInput,
+  DeleteSecretQuery,
+  RotateSecretInput,
+  Secret,
+  SecretList,
+  SecretReference,
+  SecretTeamQuery,
+} from '@toolgate/contract';
 import type { ToolIR } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { SecretVault } from './secret-vault';
-import type {
-  CreateSecretDto,
-  DeleteSecretQueryDto,
-  RotateSecretDto,
-  SecretDto,
-  SecretReferenceDto,
-  SecretTeamQueryDto,
-} from './secrets.dto';
 import { SecretsRepository, type SecretRow, type SecretUse } from './secrets.repository';
 
-function referenceToDto(use: SecretUse): SecretReferenceDto {
+function referenceToDto(use: SecretUse): SecretReference {
   return {
     tool_id: use.toolId,
     tool_name: use.toolName,
@@ -29,7 +30,7 @@ function referenceToDto(use: SecretUse): SecretReferenceDto {
   };
 }
 
-function toDto(row: SecretRow, uses: readonly SecretUse[]): SecretDto {
+function toDto(row: SecretRow, uses: readonly SecretUse[]): Secret {
   return {
     name: row.name,
     team_id: row.teamId,
@@ -61,7 +62,7 @@ export class SecretsService {
     return this.vault.store.forTeam(teamId);
   }
 
-  async create(principal: Principal, body: CreateSecretDto): Promise<SecretDto> {
+  async create(principal: Principal, body: CreateSecretInput): Promise<Secret> {
     const keyring = this.vault.requireKeyring();
     const teamId = await resolveTargetTeamId(this.teams, { principal, teamId: body.team_id });
     const id = randomUUID();
@@ -77,7 +78,7 @@ export class SecretsService {
     );
     if (created === null) {
       throw new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         `The team already has a secret named ${body.name}; rotate it with PUT /v1/secrets/${body.name}.`,
         { issues: [{ path: '/body/name', message: 'already exists' }] },
       );
@@ -87,7 +88,7 @@ export class SecretsService {
     return toDto(created, await this.secrets.uses(teamId));
   }
 
-  async list(principal: Principal, query: SecretTeamQueryDto): Promise<{ items: SecretDto[] }> {
+  async list(principal: Principal, query: SecretTeamQuery): Promise<SecretList> {
     this.vault.requireKeyring();
     const teamId =
       query.team_id === undefined
@@ -99,9 +100,9 @@ export class SecretsService {
 
   async rotate(
     principal: Principal,
-    target: { name: string; query: SecretTeamQueryDto },
-    body: RotateSecretDto,
-  ): Promise<SecretDto> {
+    target: { name: string; query: SecretTeamQuery },
+    body: RotateSecretInput,
+  ): Promise<Secret> {
     const { name, query } = target;
     const keyring = this.vault.requireKeyring();
     const teamId = await this.teamOf(principal, query);
@@ -115,7 +116,7 @@ export class SecretsService {
     return toDto(rotated, await this.secrets.uses(teamId));
   }
 
-  async delete(principal: Principal, name: string, query: DeleteSecretQueryDto): Promise<void> {
+  async delete(principal: Principal, name: string, query: DeleteSecretQuery): Promise<void> {
     this.vault.requireKeyring();
     const teamId = await this.teamOf(principal, query);
     if ((await this.secrets.find(teamId, name)) === null) throw this.notFound(name);
@@ -125,7 +126,7 @@ export class SecretsService {
     if (served.length > 0 && !query.force) {
       const versions = served.map((use) => `${use.toolName}@${use.version} (${use.release})`);
       throw new ToolException(
-        ToolExceptionCode.SecretInUse,
+        'secret_in_use',
         `Secret ${name} is referenced by ${versions.join(', ')}, which are served; their calls would fail. Release other versions first, or delete with ?force=true.`,
         { extensions: { referenced_by: served.map(referenceToDto) } },
       );
@@ -159,7 +160,7 @@ export class SecretsService {
     if (missing.length === 0) return;
     const names = [...new Set(missing.map((reference) => reference.name))];
     throw new ToolException(
-      ToolExceptionCode.MissingSecrets,
+      'missing_secrets',
       `The version references secrets the team does not have: ${names.join(', ')}. Create them with POST /v1/secrets, then publish again.`,
       {
         issues: missing.map((reference) => ({
@@ -171,9 +172,9 @@ export class SecretsService {
     );
   }
 
-  private async teamOf(principal: Principal, query: SecretTeamQueryDto): Promise<string> {
+  private async teamOf(principal: Principal, query: SecretTeamQuery): Promise<string> {
     if (principal.teamId === null && query.team_id === undefined) {
-      throw new ToolException(ToolExceptionCode.InvalidRequest, 'Name the team with ?team_id=.', {
+      throw new ToolException('invalid_request', 'Name the team with ?team_id=.', {
         issues: [{ path: '/query/team_id', message: 'is required for a caller spanning teams' }],
       });
     }
@@ -181,7 +182,7 @@ export class SecretsService {
   }
 
   private notFound(name: string): ToolException {
-    return new ToolException(ToolExceptionCode.NotFound, `Secret ${name} was not found.`);
+    return new ToolException('not_found', `Secret ${name} was not found.`);
   }
 
   /** The audit entry of a change: the secret's name, never its value. */

@@ -1,5 +1,5 @@
 import { ownsTeam, type Principal } from '../auth/principal';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import type { TeamsRepository } from './teams.repository';
 
 /**
@@ -14,15 +14,11 @@ export async function resolveTargetTeamId(
   const { principal } = request;
   const teamId = request.teamId ?? principal.teamId;
   if (teamId === null) {
-    throw new ToolException(
-      ToolExceptionCode.InvalidRequest,
-      'The installation admin key must name the team.',
-      {
-        issues: [{ path: '/body/team_id', message: 'is required with the installation admin key' }],
-      },
-    );
+    throw new ToolException('invalid_request', 'The installation admin key must name the team.', {
+      issues: [{ path: '/body/team_id', message: 'is required with the installation admin key' }],
+    });
   }
   const team = ownsTeam(principal, teamId) ? await teams.findById(teamId) : null;
-  if (!team) throw new ToolException(ToolExceptionCode.NotFound, `Team ${teamId} was not found.`);
+  if (!team) throw new ToolException('not_found', `Team ${teamId} was not found.`);
   return teamId;
 }

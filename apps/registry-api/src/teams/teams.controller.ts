@@ -1,54 +1,33 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { routes, type RouteInput } from '@toolgate/contract';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { RequireScopes } from '../auth/require-scopes.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import {
-  CreateTeamSchema,
-  TeamIdParamSchema,
-  UpdateTeamSchema,
-  type CreateTeamDto,
-  type UpdateTeamDto,
-} from './teams.dto';
+import { Endpoint } from '../contract/endpoint.decorator';
+import { Input } from '../contract/route-input.decorator';
 import { TeamsService } from './teams.service';
 
-@ApiTags('teams')
-@Controller('teams')
+@Controller()
 export class TeamsController {
   constructor(@Inject(TeamsService) private readonly teams: TeamsService) {}
 
-  @Post()
-  @HttpCode(201)
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'Create a team (installation admin key only).' })
-  @ApiBody({ schema: z.toJSONSchema(CreateTeamSchema) as object })
+  @Endpoint(routes.createTeam)
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(CreateTeamSchema)) body: CreateTeamDto,
+    @Input() input: RouteInput<typeof routes.createTeam>,
   ) {
-    return this.teams.create(principal, body);
+    return this.teams.create(principal, input.body);
   }
 
-  @Get()
-  @RequireScopes('admin')
-  @ApiOperation({ summary: 'List teams visible to the key.' })
+  @Endpoint(routes.listTeams)
   list(@CurrentPrincipal() principal: Principal) {
     return this.teams.list(principal);
   }
 
-  @Patch(':teamId')
-  @RequireScopes('admin')
-  @ApiOperation({
-    summary: "Change a team's settings (`allow_self_approval`); a team key its own team; audited.",
-  })
-  @ApiBody({ schema: z.toJSONSchema(UpdateTeamSchema, { io: 'input' }) as object })
+  @Endpoint(routes.updateTeam)
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('teamId', new ZodValidationPipe(TeamIdParamSchema, 'params/teamId')) teamId: string,
-    @Body(new ZodValidationPipe(UpdateTeamSchema)) body: UpdateTeamDto,
+    @Input() input: RouteInput<typeof routes.updateTeam>,
   ) {
-    return this.teams.update(principal, teamId, body);
+    return this.teams.update(principal, input.params.teamId, input.body);
   }
 }

@@ -4,7 +4,7 @@ import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { inTransaction } from '../database/transaction';
 import { Prisma, type Team } from '../generated/prisma/client';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 
 export type TeamRow = Team;
 
@@ -24,13 +24,9 @@ export class TeamsRepository {
       });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        throw new ToolException(
-          ToolExceptionCode.Conflict,
-          `A team with slug "${row.slug}" already exists.`,
-          {
-            issues: [{ path: '/body/slug', message: 'is already taken' }],
-          },
-        );
+        throw new ToolException('conflict', `A team with slug "${row.slug}" already exists.`, {
+          issues: [{ path: '/body/slug', message: 'is already taken' }],
+        });
       }
       throw error;
     }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
+import type { CreateTeamInput, Team, TeamList, UpdateTeamInput } from '@toolgate/contract';
 import { ownsTeam, type Principal } from '../auth/principal';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type { CreateTeamDto, TeamDto, UpdateTeamDto } from './teams.dto';
+import { ToolException } from '../problem/tool.exception';
 import { TeamsRepository, type TeamRow } from './teams.repository';
 
-function toDto(team: TeamRow): TeamDto {
+function toDto(team: TeamRow): Team {
   return {
     id: team.id,
     slug: team.slug,
@@ -19,13 +19,10 @@ function toDto(team: TeamRow): TeamDto {
 export class TeamsService {
   constructor(@Inject(TeamsRepository) private readonly teams: TeamsRepository) {}
 
-  async create(principal: Principal, body: CreateTeamDto): Promise<TeamDto> {
+  async create(principal: Principal, body: CreateTeamInput): Promise<Team> {
     // Teams are created by the operator (bootstrap key), never by a team's own key.
     if (principal.teamId !== null) {
-      throw new ToolException(
-        ToolExceptionCode.Forbidden,
-        'Only the installation admin key creates teams.',
-      );
+      throw new ToolException('forbidden', 'Only the installation admin key creates teams.');
     }
     const id = randomUUID();
     const team = await this.teams.create(
@@ -46,7 +43,7 @@ export class TeamsService {
    * Changes a team's settings: a team's admin key its own team, the installation key and console
    * admins any team. Another team is a 404, as if it did not exist. Audited as `team.updated`.
    */
-  async update(principal: Principal, id: string, body: UpdateTeamDto): Promise<TeamDto> {
+  async update(principal: Principal, id: string, body: UpdateTeamInput): Promise<Team> {
     const updated = ownsTeam(principal, id)
       ? await this.teams.updateSettings(
           id,
@@ -64,12 +61,11 @@ export class TeamsService {
           }),
         )
       : null;
-    if (updated === null)
-      throw new ToolException(ToolExceptionCode.NotFound, `Team ${id} was not found.`);
+    if (updated === null) throw new ToolException('not_found', `Team ${id} was not found.`);
     return toDto(updated);
   }
 
-  async list(principal: Principal): Promise<{ items: TeamDto[] }> {
+  async list(principal: Principal): Promise<TeamList> {
     return { items: (await this.teams.list(principal.teamId)).map(toDto) };
   }
 }

@@ -1,33 +1,8 @@
+import type { SchemaChange, SchemaChangeKind } from '@toolgate/contract';
 import { canonicalJson } from '@toolgate/toolir';
 
-/** What changed between two versions of an input schema, from the caller's point of view. */
-export type SchemaChangeKind =
-  | 'property_removed'
-  | 'property_added'
-  | 'required_added'
-  | 'required_removed'
-  | 'type_narrowed'
-  | 'type_widened'
-  | 'enum_value_removed'
-  | 'enum_value_added'
-  | 'enum_added'
-  | 'enum_removed'
-  | 'const_changed'
-  | 'additional_properties_closed'
-  | 'additional_properties_opened'
-  | 'constraint_tightened'
-  | 'constraint_loosened'
-  | 'variant_removed'
-  | 'variant_added'
-  | 'reference_changed';
-
-export interface SchemaChange {
-  kind: SchemaChangeKind;
-  /** JSON Pointer into the new (or, for removals, the old) schema. */
-  path: string;
-  breaking: boolean;
-  message: string;
-}
+// The change kinds and their shape are part of the HTTP contract (diffs, breaking_change problems).
+export type { SchemaChange, SchemaChangeKind };
 
 type SchemaObject = Record<string, unknown>;
 

@@ -1,4 +1,9 @@
-import { ExecutorConfigSchema, type ExecutorConfig } from '@toolgate/engine';
+import {
+  ExecutorConfigSchema,
+  type ExecutorConfig,
+  type InheritableField,
+  type PublishFieldsReport,
+} from '@toolgate/contract';
 import {
   compareVersions,
   isRecord,
@@ -8,7 +13,6 @@ import {
   type ToolConstraints,
   type ToolIR,
 } from '@toolgate/toolir';
-import type { InheritableField, PublishFieldsReport } from './tools.dto';
 
 /** A stored version as far as inheritance needs it. */
 export interface StoredVersion {

@@ -1,33 +1,36 @@
 import { Injectable, Inject } from '@nestjs/common';
-import { compareVersions, safeParseToolIR, type ToolIR } from '@toolgate/toolir';
+import type {
+  DeprecateToolVersionInput,
+  InheritableField,
+  NextStep,
+  PublishedVersion,
+  PublishFieldsReport,
+  PublishToolVersionInput,
+  ToolVersion,
+  ToolVersionDiff,
+  ToolVersionList,
+  ToolVersionWithIr,
+} from '@toolgate/contract';
+import { compareVersions, isRecord, safeParseToolIR, type ToolIR } from '@toolgate/toolir';
 import { major, minor } from 'semver';
 import type { Principal } from '../auth/principal';
 import { ExportCache } from '../exports/export-cache';
 import { toolFromWire } from '../exports/wire-adapters';
-import { ToolException, ToolExceptionCode, type ProblemIssue } from '../problem/tool.exception';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import {
   deprecationHeaders,
   isUnavailable,
   successorLink,
   type VersionLifecycle,
 } from './deprecation-headers';
-import { diffInputSchemas, type SchemaChange } from './json-schema-diff';
+import { diffInputSchemas } from './json-schema-diff';
 import type { ReleaseRow } from '../releases/releases.repository';
 import { completeWireDefinition, inheritanceSourceOf, predecessorOf } from './tool-version-fields';
-import type {
-  DeprecateVersionDto,
-  InheritableField,
-  NextStepDto,
-  PublishedVersionDto,
-  PublishFieldsReport,
-  PublishVersionDto,
-  ToolVersionDto,
-} from './tools.dto';
 import { SecretsService } from '../secrets/secrets.service';
 import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
 import { brownoutsOf, ToolsService } from './tools.service';
 
-export function versionToDto(row: ToolVersionRow, withIr: boolean): ToolVersionDto {
+export function versionToDto(row: ToolVersionRow): ToolVersion {
   return {
     tool_id: row.toolId,
     version: row.version,
@@ -39,8 +42,17 @@ export function versionToDto(row: ToolVersionRow, withIr: boolean): ToolVersionD
     sunset_at: row.sunsetAt?.toISOString() ?? null,
     successor_version: row.successorVersion,
     brownouts: brownoutsOf(row),
-    ...(withIr ? { ir: row.ir } : {}),
   };
+}
+
+export function versionWithIrToDto(row: ToolVersionRow): ToolVersionWithIr {
+  return { ...versionToDto(row), ir: storedIrOf(row) };
+}
+
+/** A stored ToolIR: every write stores the object `parseToolIR` gave, so anything else is corruption. */
+function storedIrOf(row: ToolVersionRow): Record<string, unknown> {
+  if (isRecord(row.ir)) return row.ir;
+  throw new Error(`version ${row.version} of tool ${row.toolId} holds no ToolIR object`);
 }
 
 export function lifecycleOf(row: ToolVersionRow): VersionLifecycle {
@@ -57,7 +69,7 @@ export function lifecycleOf(row: ToolVersionRow): VersionLifecycle {
 export function sunsetException(row: ToolVersionRow): ToolException {
   const successor = row.successorVersion;
   return new ToolException(
-    ToolExceptionCode.VersionSunset,
+    'version_sunset',
     `Version ${row.version} of tool ${row.toolId} is no longer served${successor ? `; use ${successor}` : ''}.`,
     {
       extensions: {
@@ -88,16 +100,8 @@ function prefixIssues(
 }
 
 export interface ServedVersion {
-  version: ToolVersionDto;
+  version: ToolVersionWithIr;
   headers: Record<string, string>;
-}
-
-export interface VersionDiff {
-  tool_id: string;
-  from: string;
-  to: string;
-  breaking: boolean;
-  changes: SchemaChange[];
 }
 
 @Injectable()
@@ -118,25 +122,21 @@ export class ToolVersionsService {
   async publish(
     principal: Principal,
     toolId: string,
-    body: PublishVersionDto,
-  ): Promise<PublishedVersionDto> {
+    body: PublishToolVersionInput,
+  ): Promise<PublishedVersion> {
     const tool = await this.tools.requireOwned(principal, toolId);
     const existing = await this.repository.listVersions(toolId);
     const published = existing.filter((row) => row.status === 'published');
     const { ir, fields } = this.toToolIR(tool, body, published);
     if (existing.some((row) => row.version === ir.version)) {
-      throw new ToolException(
-        ToolExceptionCode.Conflict,
-        `Version ${ir.version} of ${tool.name} already exists.`,
-        {
-          issues: [
-            {
-              path: 'ir' in body ? '/body/ir/version' : '/body/version',
-              message: 'already exists; versions are immutable',
-            },
-          ],
-        },
-      );
+      throw new ToolException('conflict', `Version ${ir.version} of ${tool.name} already exists.`, {
+        issues: [
+          {
+            path: 'ir' in body ? '/body/ir/version' : '/body/version',
+            message: 'already exists; versions are immutable',
+          },
+        ],
+      });
     }
     if (body.status === 'published') {
       this.refuseUnannouncedBreaks(ir, published);
@@ -194,19 +194,16 @@ export class ToolVersionsService {
   async publishDraft(
     principal: Principal,
     target: { toolId: string; version: string },
-  ): Promise<PublishedVersionDto> {
+  ): Promise<PublishedVersion> {
     const tool = await this.tools.requireOwned(principal, target.toolId);
     const row = await this.requireVersion(target.toolId, target.version);
     if (row.status !== 'draft') {
-      throw new ToolException(
-        ToolExceptionCode.Conflict,
-        `Version ${target.version} is already published.`,
-      );
+      throw new ToolException('conflict', `Version ${target.version} is already published.`);
     }
     const parsed = safeParseToolIR(row.ir);
     if (!parsed.ok) {
       throw new ToolException(
-        ToolExceptionCode.InvalidToolDefinition,
+        'invalid_tool_definition',
         'The stored draft is not a valid ToolIR.',
         {
           issues: parsed.issues,
@@ -243,21 +240,18 @@ export class ToolVersionsService {
       },
     );
     if (!updated) {
-      throw new ToolException(
-        ToolExceptionCode.Conflict,
-        `Version ${target.version} is already published.`,
-      );
+      throw new ToolException('conflict', `Version ${target.version} is already published.`);
     }
     this.cache.invalidate();
     // A draft is published as is: putting it into rotation stays a separate, deliberate step.
     return publishedToDto(updated, tool.release);
   }
 
-  async list(principal: Principal, toolId: string): Promise<{ items: ToolVersionDto[] }> {
+  async list(principal: Principal, toolId: string): Promise<ToolVersionList> {
     await this.tools.requireVisible(principal, toolId);
     const rows = await this.repository.listVersions(toolId);
     rows.sort((left, right) => compareVersions(right.version, left.version));
-    return { items: rows.map((row) => versionToDto(row, false)) };
+    return { items: rows.map(versionToDto) };
   }
 
   /** One version with its IR; deprecated ones carry Deprecation/Sunset/Link headers, sunset ones are 410. */
@@ -265,14 +259,14 @@ export class ToolVersionsService {
     await this.tools.requireVisible(principal, toolId);
     const row = await this.requireVersion(toolId, version);
     if (isUnavailable(lifecycleOf(row), new Date())) throw sunsetException(row);
-    return { version: versionToDto(row, true), headers: deprecationHeaders(lifecycleOf(row)) };
+    return { version: versionWithIrToDto(row), headers: deprecationHeaders(lifecycleOf(row)) };
   }
 
   async deprecate(
     principal: Principal,
     { toolId, version }: { toolId: string; version: string },
-    body: DeprecateVersionDto,
-  ): Promise<ToolVersionDto> {
+    body: DeprecateToolVersionInput,
+  ): Promise<ToolVersion> {
     const tool = await this.tools.requireOwned(principal, toolId);
     const row = await this.requireVersion(toolId, version);
     const sunsetAt = new Date(body.sunset_at);
@@ -298,7 +292,7 @@ export class ToolVersionsService {
       }
     }
     if (issues.length > 0) {
-      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The deprecation is not valid.', {
+      throw new ToolException('invalid_request', 'The deprecation is not valid.', {
         issues,
       });
     }
@@ -326,14 +320,14 @@ export class ToolVersionsService {
       },
     );
     this.cache.invalidate();
-    return versionToDto(updated, false);
+    return versionToDto(updated);
   }
 
   async diff(
     principal: Principal,
     toolId: string,
     range: { from: string; to: string },
-  ): Promise<VersionDiff> {
+  ): Promise<ToolVersionDiff> {
     await this.tools.requireVisible(principal, toolId);
     const [from, to] = await Promise.all([
       this.requireVersion(toolId, range.from),
@@ -352,10 +346,7 @@ export class ToolVersionsService {
   private async requireVersion(toolId: string, version: string): Promise<ToolVersionRow> {
     const row = await this.repository.findVersion(toolId, version);
     if (!row)
-      throw new ToolException(
-        ToolExceptionCode.VersionNotFound,
-        `Tool ${toolId} has no version ${version}.`,
-      );
+      throw new ToolException('version_not_found', `Tool ${toolId} has no version ${version}.`);
     return row;
   }
 
@@ -366,7 +357,7 @@ export class ToolVersionsService {
    */
   private toToolIR(
     tool: ToolWithRelease,
-    body: PublishVersionDto,
+    body: PublishToolVersionInput,
     published: readonly ToolVersionRow[],
   ): { ir: ToolIR; fields?: PublishFieldsReport } {
     if ('ir' in body) {
@@ -380,18 +371,16 @@ export class ToolVersionsService {
       if (name !== tool.name && !flagged.has('/body/ir/name'))
         issues.push({ path: '/body/ir/name', message: `must be the tool's name "${tool.name}"` });
       if (!parsed.ok || issues.length > 0) {
-        throw new ToolException(
-          ToolExceptionCode.InvalidToolDefinition,
-          'The tool definition is not valid.',
-          { issues },
-        );
+        throw new ToolException('invalid_tool_definition', 'The tool definition is not valid.', {
+          issues,
+        });
       }
       return { ir: parsed.value };
     }
     const imported = toolFromWire(body.format, body.definition);
     if (!imported.ok) {
       throw new ToolException(
-        ToolExceptionCode.InvalidToolDefinition,
+        'invalid_tool_definition',
         `The ${body.format} definition cannot be imported.`,
         { issues: prefixIssues(imported.issues, '/body/definition') },
       );
@@ -414,19 +403,15 @@ export class ToolVersionsService {
       tags: tool.tags,
     });
     if (!parsed.ok) {
-      throw new ToolException(
-        ToolExceptionCode.InvalidToolDefinition,
-        'The tool definition is not valid.',
-        {
-          issues: parsed.issues.map((issue) => ({
-            path: wireIssuePath(issue.path, completed.fromRequest),
-            message: issue.message,
-          })),
-          // What was inherited or defaulted may be the cause (an inherited `inline` beside a
-          // destructive behavior), so the problem carries the same report as a success.
-          extensions: { fields: completed.fields },
-        },
-      );
+      throw new ToolException('invalid_tool_definition', 'The tool definition is not valid.', {
+        issues: parsed.issues.map((issue) => ({
+          path: wireIssuePath(issue.path, completed.fromRequest),
+          message: issue.message,
+        })),
+        // What was inherited or defaulted may be the cause (an inherited `inline` beside a
+        // destructive behavior), so the problem carries the same report as a success.
+        extensions: { fields: completed.fields },
+      });
     }
     return { ir: parsed.value, fields: completed.fields };
   }
@@ -440,7 +425,7 @@ export class ToolVersionsService {
     );
     if (breaks.length === 0) return;
     throw new ToolException(
-      ToolExceptionCode.BreakingChange,
+      'breaking_change',
       `Version ${ir.version} breaks callers of ${predecessor.version}; publish it as ${major(predecessor.version) + 1}.0.0 or keep the change compatible.`,
       {
         issues: breaks.map((change) => ({ path: change.path, message: change.message })),
@@ -456,7 +441,7 @@ export class ToolVersionsService {
  * released (the DTO refuses `release: "stable"` beside `status: "draft"`).
  */
 function releaseOnPublish(
-  body: PublishVersionDto,
+  body: PublishToolVersionInput,
   noPublishedVersion: boolean,
 ): 'always' | 'if_first' | undefined {
   if (body.status !== 'published' || body.release === 'none') return undefined;
@@ -465,7 +450,7 @@ function releaseOnPublish(
 }
 
 /** The answer to a publish: the version, whether callers get it, and if not, how they would. */
-export function publishedToDto(row: ToolVersionRow, release: ReleaseRow | null): PublishedVersionDto {
+export function publishedToDto(row: ToolVersionRow, release: ReleaseRow | null): PublishedVersion {
   const summary = {
     stable_version: release?.stableVersion ?? null,
     canary_version: release?.canaryVersion ?? null,
@@ -476,14 +461,14 @@ export function publishedToDto(row: ToolVersionRow, release: ReleaseRow | null):
     (summary.stable_version === row.version ||
       (summary.canary_version === row.version && summary.canary_percent > 0));
   return {
-    ...versionToDto(row, true),
+    ...versionWithIrToDto(row),
     served,
     release: summary,
     next: served ? null : nextStep(row, summary.stable_version),
   };
 }
 
-function nextStep(row: ToolVersionRow, stableVersion: string | null): NextStepDto {
+function nextStep(row: ToolVersionRow, stableVersion: string | null): NextStep {
   const base = `/v1/tools/${row.toolId}`;
   if (row.status === 'draft') {
     return {

@@ -4,7 +4,7 @@ import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { inTransaction } from '../database/transaction';
 import { Prisma, type Release, type Tool, type ToolVersion } from '../generated/prisma/client';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { setStableInTransaction } from '../releases/releases.repository';
 
 export type ToolRow = Tool;
@@ -138,7 +138,7 @@ export class ToolsRepository {
     if (existing === null) {
       // Gone again between the failed insert and this read: still a conflict, just nothing to quote.
       return new ToolException(
-        ToolExceptionCode.Conflict,
+        'conflict',
         `A tool named "${row.name}" already exists; retry to see which.`,
         { issues: [{ path: '/body/name', message: 'is already taken in this team' }] },
       );
@@ -147,16 +147,12 @@ export class ToolsRepository {
     const sameTeam = existing.teamId === row.teamId;
     const quoted = sameTeam ? { id: existing.id, name: existing.name } : { id: existing.id };
     return byId
-      ? new ToolException(
-          ToolExceptionCode.Conflict,
-          `A tool with id ${existing.id} already exists.`,
-          {
-            issues: [{ path: '/body/id', message: 'is already taken' }],
-            extensions: { existing_tool: quoted },
-          },
-        )
+      ? new ToolException('conflict', `A tool with id ${existing.id} already exists.`, {
+          issues: [{ path: '/body/id', message: 'is already taken' }],
+          extensions: { existing_tool: quoted },
+        })
       : new ToolException(
-          ToolExceptionCode.Conflict,
+          'conflict',
           `A tool named "${existing.name}" already exists in this team: ${existing.id}.`,
           {
             issues: [{ path: '/body/name', message: `is already taken by tool ${existing.id}` }],
@@ -288,13 +284,9 @@ export class ToolsRepository {
     } catch (error) {
       // The unique index (tool_id, version) arbitrates concurrent publishes: exactly one wins.
       if (isUniqueViolation(error)) {
-        throw new ToolException(
-          ToolExceptionCode.Conflict,
-          `Version ${row.version} of this tool already exists.`,
-          {
-            issues: [{ path: '/body/version', message: 'already exists; versions are immutable' }],
-          },
-        );
+        throw new ToolException('conflict', `Version ${row.version} of this tool already exists.`, {
+          issues: [{ path: '/body/version', message: 'already exists; versions are immutable' }],
+        });
       }
       throw error;
     }

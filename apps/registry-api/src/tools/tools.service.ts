@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ownsTeam, type Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ExportCache } from '../exports/export-cache';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
+import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { isUnavailable } from './deprecation-headers';
@@ -80,7 +80,7 @@ export class ToolsService {
     const after =
       query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolCursorSchema);
     if (after === null) {
-      throw new ToolException(ToolExceptionCode.InvalidRequest, 'The cursor is not valid.', {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
         issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
       });
     }
@@ -135,7 +135,7 @@ export class ToolsService {
   /** The tool if the caller may see it; another team's private tool is a 404, never a 403. */
   async requireVisible(principal: Principal, id: string): Promise<ToolWithRelease> {
     const tool = await this.tools.findVisible(id, { teamId: principal.teamId });
-    if (!tool) throw new ToolException(ToolExceptionCode.NotFound, `Tool ${id} was not found.`);
+    if (!tool) throw new ToolException('not_found', `Tool ${id} was not found.`);
     return tool;
   }
 
@@ -144,7 +144,7 @@ export class ToolsService {
     const tool = await this.requireVisible(principal, id);
     if (!ownsTeam(principal, tool.teamId)) {
       throw new ToolException(
-        ToolExceptionCode.Forbidden,
+        'forbidden',
         `Tool ${id} belongs to another team; it can be read, not changed.`,
       );
     }
@@ -155,32 +155,20 @@ export class ToolsService {
   async requireServable(toolId: string, version: string, path: string): Promise<ToolVersionRow> {
     const row = await this.tools.findVersion(toolId, version);
     if (!row) {
-      throw new ToolException(
-        ToolExceptionCode.VersionNotFound,
-        `Tool ${toolId} has no version ${version}.`,
-        {
-          issues: [{ path, message: 'no such version' }],
-        },
-      );
+      throw new ToolException('version_not_found', `Tool ${toolId} has no version ${version}.`, {
+        issues: [{ path, message: 'no such version' }],
+      });
     }
     if (row.status !== 'published') {
-      throw new ToolException(
-        ToolExceptionCode.Conflict,
-        `Version ${version} is a draft; publish it first.`,
-        {
-          issues: [{ path, message: 'is a draft' }],
-        },
-      );
+      throw new ToolException('conflict', `Version ${version} is a draft; publish it first.`, {
+        issues: [{ path, message: 'is a draft' }],
+      });
     }
     // Brownouts are deliberately ignored: they flush out callers, they do not block operators.
     if (isUnavailable({ ...row, brownouts: [], toolId }, new Date())) {
-      throw new ToolException(
-        ToolExceptionCode.VersionSunset,
-        `Version ${version} is past its sunset.`,
-        {
-          issues: [{ path, message: 'is past its sunset' }],
-        },
-      );
+      throw new ToolException('version_sunset', `Version ${version} is past its sunset.`, {
+        issues: [{ path, message: 'is past its sunset' }],
+      });
     }
     return row;
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { VersionUsage, VersionUsageQuery } from '@toolgate/contract';
 import { ownsTeam, type Principal } from '../auth/principal';
 import { windowRange } from '../metrics/slo-window';
-import { ToolException, ToolExceptionCode } from '../problem/tool.exception';
-import type { UsageQueryDto, VersionUsageDto } from './usage.dto';
+import { ToolException } from '../problem/tool.exception';
 import { UsageRepository } from './usage.repository';
 
 @Injectable()
@@ -16,15 +16,15 @@ export class UsageService {
   async versionUsage(
     principal: Principal,
     target: { toolId: string; version: string },
-    query: UsageQueryDto,
-  ): Promise<VersionUsageDto> {
+    query: VersionUsageQuery,
+  ): Promise<VersionUsage> {
     const tool = await this.usage.findTool(target.toolId, target.version);
     if (tool === null || !ownsTeam(principal, tool.teamId)) {
-      throw new ToolException(ToolExceptionCode.NotFound, `Tool ${target.toolId} was not found.`);
+      throw new ToolException('not_found', `Tool ${target.toolId} was not found.`);
     }
     if (!tool.hasVersion) {
       throw new ToolException(
-        ToolExceptionCode.VersionNotFound,
+        'version_not_found',
         `Tool ${tool.name} has no version ${target.version}.`,
       );
     }

@@ -51,21 +51,6 @@ describe('health', () => {
       await database.close();
     }
   });
-
-  it('serves the OpenAPI document and the docs page', async () => {
-    const document = await api.request({ url: '/v1/openapi.json', key: null });
-    expect(document.status).toBe(200);
-    expect(document.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(document.body.paths)).toEqual(
-      expect.arrayContaining(['/v1/tools', '/v1/exports', '/v1/audit/verify']),
-    );
-    expect(
-      document.body.paths['/v1/tools'].post.responses['4XX'].content['application/problem+json'],
-    ).toBeDefined();
-    const docs = await api.request({ url: '/v1/docs', key: null });
-    expect(docs.status).toBe(200);
-    expect(docs.text).toContain('swagger');
-  });
 });
 
 describe('tools', () => {

@@ -20,7 +20,10 @@ export type AdapterErrorCode = 'adapter_error' | 'invalid_json' | 'name_collisio
  * The one error every adapter throws for input it cannot map: a malformed provider payload,
  * unparseable arguments, or tool names that collide on the wire. Never a TypeError.
  */
-export class AdapterError extends ToolgateError<AdapterErrorDetails> {
+export class AdapterError extends ToolgateError<AdapterErrorCode> {
+  // Narrower than the table's schema for these codes: an adapter always says where, in which wire format.
+  declare readonly details: AdapterErrorDetails;
+
   constructor(
     message: string,
     details: AdapterErrorDetails,
@@ -34,12 +37,12 @@ export class AdapterError extends ToolgateError<AdapterErrorDetails> {
 
   /** JSON Pointer to the offending part of the payload. */
   get path(): string {
-    return this.details?.path ?? '/';
+    return this.details.path;
   }
 
   /** The wire format being read or written. */
   get provider(): Provider | undefined {
-    return this.details?.provider;
+    return this.details.provider;
   }
 }
 

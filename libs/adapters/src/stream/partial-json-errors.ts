@@ -11,7 +11,9 @@ export interface InvalidJsonDetails {
 }
 
 /** The document is not JSON: thrown by `push()` at the chunk where it first becomes invalid. */
-export class InvalidJsonError extends ToolgateError<InvalidJsonDetails> {
+export class InvalidJsonError extends ToolgateError<'invalid_json'> {
+  declare readonly details: InvalidJsonDetails;
+
   constructor(details: InvalidJsonDetails) {
     super(
       'invalid_json',
@@ -30,7 +32,9 @@ export interface IncompleteJsonDetails {
 }
 
 /** The document ended before its top-level value was complete: thrown by `end()`. */
-export class IncompleteJsonError extends ToolgateError<IncompleteJsonDetails> {
+export class IncompleteJsonError extends ToolgateError<'incomplete_arguments'> {
+  declare readonly details: IncompleteJsonDetails;
+
   constructor(details: IncompleteJsonDetails) {
     super(
       'incomplete_arguments',

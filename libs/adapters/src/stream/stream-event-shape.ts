@@ -17,7 +17,9 @@ export interface StreamEventShapeDetails {
 }
 
 /** A provider stream event of the wrong shape: reported as an `error` event, never thrown at the caller. */
-export class StreamEventShapeError extends ToolgateError<StreamEventShapeDetails> {
+export class StreamEventShapeError extends ToolgateError<'adapter_error'> {
+  declare readonly details: StreamEventShapeDetails;
+
   constructor(details: StreamEventShapeDetails) {
     super(
       'adapter_error',

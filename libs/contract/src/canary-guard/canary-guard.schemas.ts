@@ -1,2 +1,99 @@
-// The canary-guard area's request and response schemas.
-export {};
+import { z } from 'zod';
+import { TimestampSchema } from '../common/pagination';
+import { ToolIdSchema } from '../tools/tools.schemas';
+
+/** One version's figures over the guard's window. */
+export const CanaryVersionStatsSchema = z
+  .object({
+    version: z.string(),
+    calls: z.number().int().meta({ description: 'Finished calls the version is answerable for.' }),
+    succeeded: z.number().int(),
+    validation_failures: z
+      .number()
+      .int()
+      .meta({ description: 'Calls refused by argument validation (`invalid_arguments`).' }),
+    success_rate: z
+      .number()
+      .nullable()
+      .meta({ description: 'succeeded / calls that passed validation; null without any.' }),
+    validation_failure_rate: z
+      .number()
+      .nullable()
+      .meta({ description: 'validation failures / calls; null without calls.' }),
+    p95_latency_ms: z
+      .number()
+      .nullable()
+      .meta({ description: 'p95 latency of the calls that passed validation; null without any.' }),
+  })
+  .meta({ id: 'CanaryVersionStats' });
+export type CanaryVersionStats = z.infer<typeof CanaryVersionStatsSchema>;
+
+export const CanaryVerdictSchema = z
+  .enum(['no_canary', 'insufficient_data', 'healthy', 'unhealthy'])
+  .meta({ description: '`unhealthy` canaries are rolled back by the guard.' });
+export type CanaryVerdict = z.infer<typeof CanaryVerdictSchema>;
+
+/** A threshold the canary crossed, with both measured figures and the limit. */
+export const CrossedThresholdSchema = z
+  .object({
+    rule: z.enum(['success_rate_drop', 'p95_latency_ratio', 'validation_failure_increase']),
+    stable: z.number(),
+    canary: z.number(),
+    measured: z
+      .number()
+      .meta({ description: 'The measured difference (rates) or ratio (latency).' }),
+    limit: z.number(),
+    detail: z.string(),
+  })
+  .meta({ id: 'CrossedThreshold' });
+export type CrossedThreshold = z.infer<typeof CrossedThresholdSchema>;
+
+/** What counts as "clearly worse" than stable (the guard's configuration). */
+export const CanaryThresholdsSchema = z.object({
+  window_ms: z.number().int(),
+  min_calls: z
+    .number()
+    .int()
+    .meta({ description: 'Calls each version needs before it is judged.' }),
+  max_success_rate_drop: z.number(),
+  max_p95_ratio: z.number(),
+  p95_floor_ms: z
+    .number()
+    .meta({ description: 'A p95 ratio only counts when the canary is also this many ms slower.' }),
+  max_validation_failure_increase: z.number(),
+});
+export type CanaryThresholds = z.infer<typeof CanaryThresholdsSchema>;
+
+export const ReleaseHealthSchema = z
+  .object({
+    tool_id: ToolIdSchema,
+    stable_version: z.string().nullable(),
+    canary_version: z.string().nullable(),
+    canary_percent: z.number().int().min(0).max(100),
+    window: z.object({ from: TimestampSchema, to: TimestampSchema }).meta({
+      description:
+        "The calls compared: since the later of the window's start and the release's last change.",
+    }),
+    stable: CanaryVersionStatsSchema.nullable(),
+    canary: CanaryVersionStatsSchema.nullable(),
+    verdict: CanaryVerdictSchema,
+    crossed: z.array(CrossedThresholdSchema),
+    thresholds: CanaryThresholdsSchema,
+  })
+  .meta({ id: 'ReleaseHealth' });
+export type ReleaseHealth = z.infer<typeof ReleaseHealthSchema>;
+
+/**
+ * What an evaluation did: `rolled_back` cleared the canary; `release_changed` means the release
+ * moved on while the figures were read, so nothing was written and the next run judges anew.
+ */
+export const CanaryGuardActionSchema = z.enum(['none', 'rolled_back', 'release_changed']).meta({
+  description:
+    '`rolled_back` cleared the canary; `release_changed`: the release moved on while the figures were read, nothing was written.',
+});
+export type CanaryGuardAction = z.infer<typeof CanaryGuardActionSchema>;
+
+export const CanaryGuardEvaluationSchema = ReleaseHealthSchema.extend({
+  action: CanaryGuardActionSchema,
+}).meta({ id: 'CanaryGuardEvaluation' });
+export type CanaryGuardEvaluation = z.infer<typeof CanaryGuardEvaluationSchema>;

@@ -2,12 +2,22 @@ import { z } from 'zod';
 import type { ToolIR } from '@toolgate/toolir';
 
 /** A reference to a secret resolved at call time through the SecretResolver; the value never appears in a ToolIR. */
-export const SecretRefSchema = z.strictObject({
-  /** The secret's name in the host's secret store. */
-  secret: z.string().min(1),
-  /** Text put before the value, e.g. `Bearer `. */
-  prefix: z.string().optional(),
-});
+export const SecretRefSchema = z
+  .strictObject({
+    secret: z
+      .string()
+      .min(1)
+      .meta({ description: "The secret's name in the host's secret store." }),
+    prefix: z
+      .string()
+      .optional()
+      .meta({ description: 'Text put before the value, e.g. `Bearer `.' }),
+  })
+  .meta({
+    id: 'SecretRef',
+    description:
+      'A reference to a secret of the calling team, resolved at call time; the value never appears in a ToolIR.',
+  });
 /** A reference to a secret. */
 export type SecretRef = z.infer<typeof SecretRefSchema>;
 
@@ -42,16 +52,29 @@ export const EXECUTOR_RESERVED_HEADERS: ReadonlySet<string> = new Set([
 
 /** Where one argument goes in the request (OpenAPI 3.x Parameter Object locations and styles). */
 export const HttpParameterSchema = z.strictObject({
-  /** The request part: a `{name}` URL placeholder, the query string, a header or the Cookie header. */
-  in: z.enum(['path', 'query', 'header', 'cookie']),
-  /** The name on the wire when it differs from the argument's name (e.g. `X-Request-Id`, `page[size]`). */
-  name: z.string().min(1).optional(),
-  /** How arrays and objects are written: `simple` for path and header, `form` (default in query and cookie), `spaceDelimited`, `pipeDelimited` or `deepObject` in query. */
-  style: z.enum(['simple', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']).optional(),
-  /** Whether array items and object properties become separate pairs; default true for `form`, false otherwise. */
-  explode: z.boolean().optional(),
-  /** Query only: reserved characters (RFC 3986 §2.2) are sent without percent-encoding. */
-  allow_reserved: z.boolean().optional(),
+  in: z.enum(['path', 'query', 'header', 'cookie']).meta({
+    description:
+      'The request part: a `{name}` URL placeholder, the query string, a header or the Cookie header.',
+  }),
+  name: z.string().min(1).optional().meta({
+    description:
+      "The name on the wire when it differs from the argument's name (e.g. `X-Request-Id`, `page[size]`).",
+  }),
+  style: z
+    .enum(['simple', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject'])
+    .optional()
+    .meta({
+      description:
+        'How arrays and objects are written: `simple` for path and header, `form` (default in query and cookie), `spaceDelimited`, `pipeDelimited` or `deepObject` in query.',
+    }),
+  explode: z.boolean().optional().meta({
+    description:
+      'Whether array items and object properties become separate pairs; default true for `form`, false otherwise.',
+  }),
+  allow_reserved: z.boolean().optional().meta({
+    description:
+      'Query only: reserved characters (RFC 3986 §2.2) are sent without percent-encoding.',
+  }),
 });
 /** Where one argument goes in the request. */
 export type HttpParameter = z.infer<typeof HttpParameterSchema>;
@@ -69,36 +92,39 @@ export const HttpExecutorConfigSchema = z
   .strictObject({
     kind: z.literal('http'),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
-    /** URL template, e.g. `https://api.example.com/orders/{order_id}`. */
-    url: HttpUrlSchema,
+    url: HttpUrlSchema.meta({
+      description: 'URL template, e.g. `https://api.example.com/orders/{order_id}`.',
+    }),
     headers: z.record(z.string(), HeaderValueSchema).default({}),
-    /**
-     * Fixed query parameters, literal or `{secret}` (for APIs that take their key as `?api_key=`),
-     * sent after the arguments' query parameters.
-     */
-    query_params: z.record(z.string().min(1), HeaderValueSchema).optional(),
-    /** Argument name -> where it goes; arguments not listed follow the `body`/`query` rules as before. */
-    parameters: z.record(z.string(), HttpParameterSchema).optional(),
-    /**
-     * What goes into the JSON body; default: the arguments not used in the URL (nor listed in
-     * `parameters`) for POST/PUT/PATCH, nothing otherwise. `{argument}`: that one argument's value
-     * is the whole body (arrays, primitives), none when it is absent.
-     */
+    query_params: z.record(z.string().min(1), HeaderValueSchema).optional().meta({
+      description:
+        "Fixed query parameters, literal or `{secret}` (for APIs that take their key as `?api_key=`), sent after the arguments' query parameters.",
+    }),
+    parameters: z.record(z.string(), HttpParameterSchema).optional().meta({
+      description:
+        'Argument name -> where it goes; arguments not listed follow the `body`/`query` rules as before.',
+    }),
     body: z
       .union([
         z.enum(['arguments', 'remaining_arguments', 'none']),
         z.strictObject({ argument: z.string().min(1) }),
       ])
-      .optional(),
-    /** What goes into the query string; default: the arguments not used in the URL (nor listed in `parameters`) for GET/HEAD/DELETE. */
-    query: z.enum(['remaining_arguments', 'none']).optional(),
-    /** Reading stops (and the call fails) past this many response bytes. */
+      .optional()
+      .meta({
+        description:
+          "What goes into the JSON body; default: the arguments not used in the URL (nor listed in `parameters`) for POST/PUT/PATCH, nothing otherwise. `{argument}`: that one argument's value is the whole body (arrays, primitives), none when it is absent.",
+      }),
+    query: z.enum(['remaining_arguments', 'none']).optional().meta({
+      description:
+        'What goes into the query string; default: the arguments not used in the URL (nor listed in `parameters`) for GET/HEAD/DELETE.',
+    }),
     max_response_bytes: z
       .number()
       .int()
       .positive()
       .max(100 * 1024 * 1024)
-      .default(1024 * 1024),
+      .default(1024 * 1024)
+      .meta({ description: 'Reading stops (and the call fails) past this many response bytes.' }),
   })
   .superRefine((config, context) => {
     const fixedHeaders = new Set(Object.keys(config.headers).map((name) => name.toLowerCase()));
@@ -156,37 +182,58 @@ export const HttpExecutorConfigSchema = z
         path: ['body', 'argument'],
         message: `"${config.body.argument}" is also listed in parameters`,
       });
+  })
+  .meta({
+    id: 'HttpExecutorConfig',
+    description:
+      'Calls an HTTP endpoint: `{arg}` placeholders in the URL are filled (URL-encoded) from the arguments.',
   });
 /** Configuration of the `http` executor. */
 export type HttpExecutorConfig = z.infer<typeof HttpExecutorConfigSchema>;
 
 /** Calls a tool of an upstream MCP server over Streamable HTTP. */
-export const McpExecutorConfigSchema = z.strictObject({
-  kind: z.literal('mcp'),
-  /** The server's MCP endpoint, e.g. `https://mcp.example.com/mcp`. */
-  url: HttpUrlSchema,
-  /** The tool's name on the upstream server; defaults to the ToolIR's name. */
-  tool: z.string().min(1).optional(),
-  headers: z.record(z.string(), HeaderValueSchema).default({}),
-});
+export const McpExecutorConfigSchema = z
+  .strictObject({
+    kind: z.literal('mcp'),
+    url: HttpUrlSchema.meta({
+      description: "The server's MCP endpoint, e.g. `https://mcp.example.com/mcp`.",
+    }),
+    tool: z.string().min(1).optional().meta({
+      description: "The tool's name on the upstream server; defaults to the ToolIR's name.",
+    }),
+    headers: z.record(z.string(), HeaderValueSchema).default({}),
+  })
+  .meta({
+    id: 'McpExecutorConfig',
+    description: 'Calls a tool of an upstream MCP server over Streamable HTTP.',
+  });
 /** Configuration of the `mcp` executor. */
 export type McpExecutorConfig = z.infer<typeof McpExecutorConfigSchema>;
 
 /** Runs a handler registered in code with `registerBuiltin`. */
-export const BuiltinExecutorConfigSchema = z.strictObject({
-  kind: z.literal('builtin'),
-  /** The name the handler was registered under. */
-  handler: z.string().min(1),
-});
+export const BuiltinExecutorConfigSchema = z
+  .strictObject({
+    kind: z.literal('builtin'),
+    handler: z.string().min(1).meta({ description: 'The name the handler was registered under.' }),
+  })
+  .meta({
+    id: 'BuiltinExecutorConfig',
+    description: 'Runs a handler registered in code with `registerBuiltin`.',
+  });
 /** Configuration of the `builtin` executor. */
 export type BuiltinExecutorConfig = z.infer<typeof BuiltinExecutorConfigSchema>;
 
 /** How a tool is executed: the ToolIR's `protocol_meta.toolgate.executor`. */
-export const ExecutorConfigSchema = z.discriminatedUnion('kind', [
-  HttpExecutorConfigSchema,
-  McpExecutorConfigSchema,
-  BuiltinExecutorConfigSchema,
-]);
+export const ExecutorConfigSchema = z
+  .discriminatedUnion('kind', [
+    HttpExecutorConfigSchema,
+    McpExecutorConfigSchema,
+    BuiltinExecutorConfigSchema,
+  ])
+  .meta({
+    id: 'ExecutorConfig',
+    description: "How a tool is executed: the ToolIR's `protocol_meta.toolgate.executor`.",
+  });
 /** How a tool is executed. */
 export type ExecutorConfig = z.infer<typeof ExecutorConfigSchema>;
 /** The executor kinds. */

@@ -1,2 +1,140 @@
-// The exports area's request and response schemas.
-export {};
+import { PROVIDERS } from '@toolgate/adapters';
+import { TagSchema, ToolNameSchema } from '@toolgate/toolir';
+import { z } from 'zod';
+import { ProviderObjectSchema } from '../calls/calls.schemas';
+import { TimestampSchema } from '../common/pagination';
+
+const listParam = <TItem extends z.ZodType<unknown, string>>(item: TItem, max: number) =>
+  z
+    .union([z.string().max(4096), z.array(z.string().max(4096)).max(max)])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(','))
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(item).max(max));
+
+/** `name@spec`: spec is a version (`2.1.0`), a range (`^2.1`, `~2.1.3`) or `stable` / `canary`. */
+export const ExportPinSchema = z
+  .string()
+  .max(300)
+  .regex(/^[^@]+@[^@]+$/, 'must be name@version, name@range, name@stable or name@canary')
+  .transform((pin) => {
+    const at = pin.lastIndexOf('@');
+    return { name: pin.slice(0, at), spec: pin.slice(at + 1) };
+  })
+  .pipe(z.object({ name: ToolNameSchema, spec: z.string().min(1).max(100) }));
+
+export const ExportFormatSchema = z
+  .enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(', ')}` })
+  .meta({ description: 'The provider wire format to write the tools in.' });
+
+export const ExportQuerySchema = z.strictObject({
+  format: ExportFormatSchema,
+  tags: listParam(TagSchema, 50).optional().meta({
+    description: 'Only tools with all of these tags; repeat the parameter or separate with commas.',
+  }),
+  names: listParam(ToolNameSchema, 500).optional().meta({
+    description: 'Only tools with these names; repeat the parameter or separate with commas.',
+  }),
+  pin: listParam(ExportPinSchema, 500).optional().meta({
+    description:
+      'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas.',
+  }),
+});
+export type ExportQuery = z.output<typeof ExportQuerySchema>;
+
+/** Who is asking, for canary bucketing; defaults to the API key. */
+export const ExportSubjectHeaderSchema = z.string().trim().min(1).max(256).optional();
+
+export const ExportHeadersSchema = z.looseObject({
+  'x-toolgate-subject': ExportSubjectHeaderSchema.meta({
+    description:
+      'Who is asking (a user, a session), for canary bucketing: the same subject always gets the same side. Default: the API key.',
+  }),
+  'if-none-match': z
+    .string()
+    .optional()
+    .meta({ description: 'ETags of exports the caller has; a match answers 304 without a body.' }),
+});
+export type ExportHeaders = z.output<typeof ExportHeadersSchema>;
+
+/** How one exported tool's version was chosen for this caller. */
+export const ExportToolResolutionSchema = z
+  .object({
+    tool_id: z.uuid(),
+    name: z.string(),
+    version: z.string(),
+    reason: z.enum(['pinned', 'canary', 'stable']).meta({
+      description: '`pinned` by `?pin=`, the `canary` for this subject, or the `stable` version.',
+    }),
+    deprecated: z.boolean(),
+    sunset_at: TimestampSchema.nullable(),
+    successor_version: z.string().nullable(),
+  })
+  .meta({ id: 'ToolResolution' });
+export type ExportToolResolution = z.infer<typeof ExportToolResolutionSchema>;
+
+/** A tool the export left out for this caller, and why. */
+export const ExportSkippedToolSchema = z
+  .object({
+    tool_id: z.uuid(),
+    name: z.string(),
+    reason: z.enum(['no_stable_release', 'sunset', 'brownout']),
+  })
+  .meta({ id: 'SkippedTool' });
+export type ExportSkippedTool = z.infer<typeof ExportSkippedToolSchema>;
+
+/** What the format could not carry of each tool's definition: nothing is lost silently. */
+export const DowngradeReportSchema = z
+  .object({
+    entries: z.array(
+      z.object({
+        tool: z
+          .string()
+          .meta({ description: 'The ToolIR name of the tool; `*` for a request-level option.' }),
+        path: z.string().meta({ description: "JSON Pointer into the tool's ToolIR." }),
+        keyword: z.string(),
+        action: z.enum(['dropped', 'rewritten', 'moved_to_description']),
+        detail: z.string().optional(),
+      }),
+    ),
+    names: z
+      .array(z.object({ name: z.string(), wireName: z.string() }))
+      .meta({ description: "Every tool's wire name, in the order of the tools." }),
+    limits: z
+      .array(
+        z.object({
+          tool: z.string(),
+          limit: z.string(),
+          actual: z.number(),
+          max: z.number(),
+          path: z.string().optional(),
+        }),
+      )
+      .meta({
+        description:
+          'Provider limits the converted schemas exceed (the provider will likely refuse them).',
+      }),
+  })
+  .meta({ id: 'DowngradeReport' });
+export type DowngradeReport = z.infer<typeof DowngradeReportSchema>;
+
+export const ExportSchema = z
+  .object({
+    format: ExportFormatSchema,
+    tools: z.array(
+      ProviderObjectSchema.meta({
+        description: "One tool definition in the requested format, as the provider's API takes it.",
+      }),
+    ),
+    request_options: ProviderObjectSchema.meta({
+      description:
+        'Request-level fields to spread into the provider call, e.g. `parallel_tool_calls` or `tool_choice`.',
+    }),
+    resolution: z.array(ExportToolResolutionSchema),
+    skipped: z.array(ExportSkippedToolSchema),
+    downgrades: DowngradeReportSchema,
+  })
+  .meta({ id: 'Export' });
+export type ExportBody = z.infer<typeof ExportSchema>;

@@ -6,7 +6,13 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { COMMON_PROBLEMS, PROBLEM_MEDIA_TYPE, ProblemSchema, problemsByStatus } from '../problem/problem';
+import {
+  COMMON_PROBLEMS,
+  PROBLEM_MEDIA_TYPE,
+  ProblemSchema,
+  problemSchemaOf,
+  problemsByStatus,
+} from '../problem/problem';
 import type { RouteDefinition, RouteSecurity } from '../route/route';
 
 export interface OpenApiDocumentOptions {
@@ -34,6 +40,7 @@ function securityOf(route: RouteDefinition): Array<Record<string, string[]>> {
     ? { [SECURITY_SCHEMES.consoleSession]: [] }
     : { [SECURITY_SCHEMES.consoleSession]: [], [SECURITY_SCHEMES.csrfToken]: [] };
   if (security === 'console_session') return [session];
+  if (security === 'bearer') return [{ [SECURITY_SCHEMES.apiKey]: [...(route.scopes ?? [])] }];
   return [{ [SECURITY_SCHEMES.apiKey]: [...(route.scopes ?? [])] }, session];
 }
 
@@ -47,7 +54,10 @@ function responsesOf(route: RouteDefinition): ZodOpenApiResponsesObject {
     responses[status as `2${string}`] = {
       description: response.description,
       ...(response.schema === undefined
-        ? {}
+        ? // A stream (text/event-stream) has a media type but no one schema for its body.
+          response.mediaType === undefined
+          ? {}
+          : { content: { [response.mediaType]: {} } }
         : { content: { [response.mediaType ?? 'application/json']: { schema: response.schema } } }),
       ...(response.headers === undefined
         ? {}
@@ -63,11 +73,22 @@ function responsesOf(route: RouteDefinition): ZodOpenApiResponsesObject {
           }),
     };
   }
-  const codes = route.security === 'public' ? [...route.problems, 'internal' as const] : [...COMMON_PROBLEMS, ...route.problems];
+  const codes =
+    route.security === 'public'
+      ? [...route.problems, 'internal' as const]
+      : [...COMMON_PROBLEMS, ...route.problems];
   for (const [status, byStatus] of problemsByStatus(codes)) {
     responses[String(status) as `4${string}`] = {
       description: `A problem document with one of these codes:\n${describeCodes(byStatus)}`,
-      content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemSchema } },
+      content: {
+        [PROBLEM_MEDIA_TYPE]: {
+          // One schema per code, each with its code fixed and its extension members typed.
+          schema:
+            byStatus.length === 1
+              ? problemSchemaOf(byStatus[0] as ProblemCode)
+              : z.union(byStatus.map((code) => problemSchemaOf(code))),
+        },
+      },
     };
   }
   return responses;
@@ -78,11 +99,16 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
   if (route.params !== undefined) requestParams.path = route.params;
   if (route.query !== undefined) requestParams.query = route.query;
   if (route.headers !== undefined) requestParams.header = route.headers;
-  const scopes = route.scopes === undefined || route.scopes.length === 0 ? '' : `\n\nAPI key scopes: ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.`;
+  const scopes =
+    route.scopes === undefined || route.scopes.length === 0
+      ? ''
+      : `\n\nAPI key scopes: ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.`;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description === undefined && scopes === '' ? {} : { description: `${route.description ?? ''}${scopes}`.trim() }),
+    ...(route.description === undefined && scopes === ''
+      ? {}
+      : { description: `${route.description ?? ''}${scopes}`.trim() }),
     tags: [...route.tags],
     security: securityOf(route),
     ...(Object.keys(requestParams).length === 0 ? {} : { requestParams }),
@@ -90,15 +116,19 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
       ? {}
       : {
           requestBody: {
-            required: true,
+            // A body the schema accepts absent (promote, rollback: "none or {}") is optional.
+            required: !route.body.safeParse(undefined).success,
             content: {
               'application/json': {
-                schema: route.body as z.ZodType,
+                schema: route.body,
                 ...(route.bodyExamples === undefined
                   ? {}
                   : {
                       examples: Object.fromEntries(
-                        Object.entries(route.bodyExamples).map(([name, value]) => [name, { value }]),
+                        Object.entries(route.bodyExamples).map(([name, value]) => [
+                          name,
+                          { value },
+                        ]),
                       ),
                     }),
               },
@@ -114,7 +144,9 @@ function operationOf(route: RouteDefinition): ZodOpenApiOperationObject {
  * route answers with (problem documents grouped by status with their codes), the security schemes
  * the API really accepts, and bodies as JSON Schema 2020-12.
  */
-export function createOpenApiDocument(options: OpenApiDocumentOptions): ReturnType<typeof createDocument> {
+export function createOpenApiDocument(
+  options: OpenApiDocumentOptions,
+): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of options.routes) {
     const item = (paths[route.path] ??= {});
@@ -133,16 +165,20 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): ReturnTy
         description:
           'Tools, versions, releases, exports in every provider format, calls, approvals, policies, secrets, API keys and the audit trail. Every error is a problem document (RFC 9457) with a stable `code`.',
       },
-      ...(options.servers === undefined ? {} : { servers: options.servers.map((url) => ({ url })) }),
+      ...(options.servers === undefined
+        ? {}
+        : { servers: options.servers.map((url) => ({ url })) }),
       tags: tags.map((name) => ({ name })),
       paths,
       components: {
+        schemas: { Problem: ProblemSchema },
         securitySchemes: {
           [SECURITY_SCHEMES.apiKey]: {
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'tg_ API key',
-            description: 'An API key created with POST /v1/api-keys: `Authorization: Bearer tg_...`.',
+            description:
+              'An API key created with POST /v1/api-keys: `Authorization: Bearer tg_...`.',
           },
           [SECURITY_SCHEMES.consoleSession]: {
             type: 'apiKey',
@@ -154,7 +190,8 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): ReturnTy
             type: 'apiKey',
             in: 'header',
             name: 'x-csrf-token',
-            description: "The session's `csrf_token`; required with the session cookie on every change.",
+            description:
+              "The session's `csrf_token`; required with the session cookie on every change.",
           },
         },
       },

@@ -1,4 +1,9 @@
-import { ERROR_CODES, PROBLEM_CODES, type ProblemCode } from '@toolgate/toolir';
+import {
+  ERROR_CODES,
+  PROBLEM_CODES,
+  problemExtensionsSchemaOf,
+  type ProblemCode,
+} from '@toolgate/toolir';
 import { z } from 'zod';
 
 /** The media type of every error answer (RFC 9457). */
@@ -6,7 +11,9 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** One problem with one input, addressed by a JSON Pointer into the request (`/body/name`, `/query/limit`). */
 export const ProblemIssueSchema = z.object({
-  path: z.string().meta({ description: 'JSON Pointer into the request: /params/..., /query/..., /headers/..., /body/...' }),
+  path: z.string().meta({
+    description: 'JSON Pointer into the request: /params/..., /query/..., /headers/..., /body/...',
+  }),
   message: z.string(),
 });
 export type ProblemIssue = z.infer<typeof ProblemIssueSchema>;
@@ -25,10 +32,9 @@ export const ProblemSchema = z
     detail: z.string(),
     code: ProblemCodeSchema,
     instance: z.string().optional(),
-    request_id: z
-      .string()
-      .optional()
-      .meta({ description: 'The x-request-id of the request; the server log has the details under it.' }),
+    request_id: z.string().optional().meta({
+      description: 'The x-request-id of the request; the server log has the details under it.',
+    }),
     errors: z.array(ProblemIssueSchema),
   })
   .meta({ id: 'Problem', description: 'A problem document (RFC 9457).' });
@@ -41,6 +47,7 @@ export const COMMON_PROBLEMS = [
   'forbidden',
   'payload_too_large',
   'unsupported_media_type',
+  'uri_too_long',
   'rate_limited',
   'unavailable',
   'internal',
@@ -54,4 +61,23 @@ export function problemsByStatus(codes: readonly ProblemCode[]): Map<number, Pro
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([left], [right]) => left - right));
+}
+
+const byCode = new Map<ProblemCode, z.ZodType>();
+
+/**
+ * The problem document of one code: its `code` fixed and its extension members (as the table of
+ * error codes declares them) typed, registered as `<Code>Problem` in the OpenAPI document.
+ */
+export function problemSchemaOf(code: ProblemCode): z.ZodType {
+  let schema = byCode.get(code);
+  if (schema === undefined) {
+    const name = code.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase());
+    schema = ProblemSchema.extend({
+      code: z.literal(code),
+      ...problemExtensionsSchemaOf(code).shape,
+    }).meta({ id: `${name}Problem`, description: ERROR_CODES[code].summary });
+    byCode.set(code, schema);
+  }
+  return schema;
 }

@@ -5,10 +5,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call a route: `api_key` (a bearer `tg_...` key, or a console session cookie, which the
- * console uses for the same routes), `console_session` (the cookie only: signing in and out),
- * `public` (no credentials: health probes, the document itself).
+ * console uses for the same routes), `bearer` (a `tg_...` key only: the MCP endpoint),
+ * `console_session` (the cookie only: signing in and out), `public` (no credentials: health
+ * probes, the document itself).
  */
-export type RouteSecurity = 'api_key' | 'console_session' | 'public';
+export type RouteSecurity = 'api_key' | 'bearer' | 'console_session' | 'public';
 
 /** What an API key may do; `admin` implies every other scope. */
 export const SCOPES = [
@@ -87,6 +88,19 @@ export interface RouteRequest<TRoute extends RouteDefinition> {
   body: InputOf<TRoute['body']>;
 }
 
+declare const serialized: unique symbol;
+
+/**
+ * A body already written as JSON text (a cached answer), typed by the value it holds, so a handler
+ * may send the text it cached and still be checked against its route. Made by `serializeBody`.
+ */
+export type SerializedBody<TBody> = string & { readonly [serialized]: TBody };
+
+/** JSON text of `value`, keeping its type for the route check. */
+export function serializeBody<TBody>(value: TBody): SerializedBody<TBody> {
+  return JSON.stringify(value) as SerializedBody<TBody>;
+}
+
 type ResponseSchemaOf<TResponse> = TResponse extends { schema: infer TSchema extends z.ZodType }
   ? TSchema
   : never;
@@ -94,12 +108,18 @@ type ResponseSchemaOf<TResponse> = TResponse extends { schema: infer TSchema ext
 /** The success statuses of a route. */
 export type RouteStatus<TRoute extends RouteDefinition> = keyof TRoute['responses'] & number;
 
-/** The body a handler returns for any of its success answers. */
-export type RouteResult<TRoute extends RouteDefinition> = {
-  [TStatus in RouteStatus<TRoute>]: ResponseSchemaOf<TRoute['responses'][TStatus]> extends never
-    ? undefined | void
-    : z.input<ResponseSchemaOf<TRoute['responses'][TStatus]>>;
-}[RouteStatus<TRoute>];
+/**
+ * The body a handler returns for any of its success answers (as a value or as JSON text made by
+ * `serializeBody`); a streaming route writes its answer itself and returns nothing.
+ */
+export type RouteResult<TRoute extends RouteDefinition> = TRoute extends { streaming: true }
+  ? undefined | void
+  : {
+      [TStatus in RouteStatus<TRoute>]: ResponseSchemaOf<TRoute['responses'][TStatus]> extends never
+        ? undefined | void
+        : | z.input<ResponseSchemaOf<TRoute['responses'][TStatus]>>
+          | SerializedBody<z.input<ResponseSchemaOf<TRoute['responses'][TStatus]>>>;
+    }[RouteStatus<TRoute>];
 
 /** The body a client reads from the answer with `status`. */
 export type RouteResponseBody<
@@ -129,6 +149,9 @@ export function routePath(route: Pick<RouteDefinition, 'path'>, params: object =
     const value = values[name];
     if (value === undefined || value === null) {
       throw new Error(`routePath: missing path parameter ${name} for ${route.path}`);
+    }
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new Error(`routePath: path parameter ${name} of ${route.path} must be a string`);
     }
     return encodeURIComponent(String(value));
   });

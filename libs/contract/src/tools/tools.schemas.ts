@@ -15,17 +15,17 @@ export const VisibilitySchema = z
 
 export const CreateToolSchema = z.strictObject({
   name: ToolNameSchema,
-  id: z
-    .uuid()
-    .optional()
-    .meta({ description: 'The stable id; generated when absent. A ToolIR published later must carry the same id.' }),
+  id: z.uuid().optional().meta({
+    description:
+      'The stable id; generated when absent. A ToolIR published later must carry the same id.',
+  }),
   description: z.string().max(16_384).default(''),
   tags: TagsSchema.default([]),
   visibility: VisibilitySchema.default('private'),
-  team_id: z
-    .uuid()
-    .optional()
-    .meta({ description: 'Required with the installation admin key; a team key always creates in its own team.' }),
+  team_id: z.uuid().optional().meta({
+    description:
+      'Required with the installation admin key; a team key always creates in its own team.',
+  }),
 });
 export type CreateToolRequest = z.input<typeof CreateToolSchema>;
 export type CreateToolInput = z.output<typeof CreateToolSchema>;
@@ -43,22 +43,33 @@ function listParam<TItem extends z.ZodType<unknown, string>>(item: TItem) {
 }
 
 export const ListToolsQuerySchema = z.strictObject({
-  tag: listParam(TagSchema)
-    .optional()
-    .meta({ description: 'Only tools with all of these tags; repeat the parameter or separate with commas.' }),
+  tag: listParam(TagSchema).optional().meta({
+    description: 'Only tools with all of these tags; repeat the parameter or separate with commas.',
+  }),
   team: z.uuid().optional().meta({ description: 'Only tools of this team.' }),
   status: z
     .enum(['draft', 'published', 'deprecated'])
     .optional()
     .meta({ description: 'Only tools whose latest version has this status.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Text in the name or description.' }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Text in the name or description.' }),
   cursor: CursorParamSchema.optional(),
   limit: LimitSchema,
 });
 export type ListToolsQuery = z.output<typeof ListToolsQuerySchema>;
 
 export const SearchToolsQuerySchema = z.strictObject({
-  q: z.string().trim().min(1).max(200).meta({ description: 'Words to find in names, tags and descriptions.' }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ description: 'Words to find in names, tags and descriptions.' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type SearchToolsQuery = z.output<typeof SearchToolsQuerySchema>;
@@ -81,7 +92,9 @@ export const ToolSchema = z
     description: z.string(),
     tags: z.array(z.string()),
     visibility: VisibilitySchema,
-    release: ReleaseSummarySchema.nullable().meta({ description: 'Null until a version is released.' }),
+    release: ReleaseSummarySchema.nullable().meta({
+      description: 'Null until a version is released.',
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -1,3 +1,4 @@
+import { ERROR_CODES, ToolgateError } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
 import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
 import { ToolExecutionError } from '../executors/executor';
@@ -139,6 +140,10 @@ describe('executeBatch', () => {
       'ok',
     ]);
     expect(results[1]!.result.error?.message).toContain('a1');
+    expect(results[1]!.result.error?.details).toEqual({ depends_on: 'a1' });
+    expect(
+      ERROR_CODES.dependency_failed.details.safeParse(results[1]!.result.error?.details).success,
+    ).toBe(true);
     expect(ran).toEqual(['d']);
   });
 
@@ -175,6 +180,16 @@ describe('executeBatch', () => {
     expect(error).toBeInstanceOf(BatchPlanError);
     expect(error).toMatchObject({ code: 'dependency_cycle' });
     expect((error as BatchPlanError).cycle).toEqual(['a1', 'b1', 'a1']);
+    // A ToolgateError of a thrown code of the table, its cycle as typed details.
+    expect(ToolgateError.isInstance(error)).toBe(true);
+    const planError = error as BatchPlanError;
+    expect(planError.hasCode('dependency_cycle') && planError.details?.cycle).toEqual([
+      'a1',
+      'b1',
+      'a1',
+    ]);
+    expect(planError.retryable).toBe(false);
+    expect(ERROR_CODES[planError.code].surfaces).toContain('thrown');
   });
 });
 
@@ -185,6 +200,9 @@ describe('planBatch', () => {
     expect(plan.nodes.map((node) => node.dependsOn)).toEqual([[], []]);
     expect(() => planBatch([callOf('read', {}, 'x'), callOf('read', {}, 'x')], () => read)).toThrow(
       BatchPlanError,
+    );
+    expect(() => planBatch([callOf('read', {}, 'x'), callOf('read', {}, 'x')], () => read)).toThrow(
+      expect.objectContaining({ code: 'duplicate_call_id', retryable: false }),
     );
   });
 

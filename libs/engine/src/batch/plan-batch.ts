@@ -1,19 +1,17 @@
-import { canonicalJson } from '@toolgate/toolir';
+import { canonicalJson, ToolgateError } from '@toolgate/toolir';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 
 /** Why a batch cannot be planned. */
 export type BatchPlanErrorCode = 'dependency_cycle' | 'duplicate_call_id';
 
 /** A batch whose calls cannot be ordered: a dependency cycle (with the call ids on it) or a repeated call id. */
-export class BatchPlanError extends Error {
-  readonly code: BatchPlanErrorCode;
+export class BatchPlanError extends ToolgateError<BatchPlanErrorCode> {
   /** The call ids on the cycle, first id repeated at the end. */
   readonly cycle: string[];
 
   constructor(code: BatchPlanErrorCode, message: string, cycle: string[] = []) {
-    super(message);
+    super(code, message, code === 'dependency_cycle' ? { details: { cycle } } : {});
     this.name = 'BatchPlanError';
-    this.code = code;
     this.cycle = cycle;
   }
 }

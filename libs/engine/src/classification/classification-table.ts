@@ -1,3 +1,4 @@
+import { RESULT_ERROR_CODES, type ResultErrorCode } from '@toolgate/toolir';
 import { z } from 'zod';
 import type { FailureSignal } from './failure-signal';
 
@@ -35,8 +36,8 @@ export type ClassificationMatch = z.infer<typeof ClassificationMatchSchema>;
 /** One row of the decision table: a match and what a matching failure means. */
 export const ClassificationRowSchema = z.strictObject({
   match: ClassificationMatchSchema,
-  /** The `error.code` of the normalized result. */
-  result_code: z.string().min(1),
+  /** The `error.code` of the normalized result: a result code of the table of error codes. */
+  result_code: z.enum(RESULT_ERROR_CODES as [ResultErrorCode, ...ResultErrorCode[]]),
   layer: ErrorLayerSchema,
   /** Whether calling again with the same arguments may succeed (told to the model; drives retries). */
   retryable: z.boolean(),
@@ -59,7 +60,7 @@ export const ClassificationRowsSchema = z
 
 /** What the table says about one failure. */
 export interface Classification {
-  code: string;
+  code: ResultErrorCode;
   layer: ErrorLayer;
   retryable: boolean;
   user_visible: boolean;

@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
+import { ToolgateError, type ContentBlock, type ToolCallIR, type ToolIR } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { EngineLogger } from '../telemetry/logger';
 import type { ExecutorConfig, ExecutorKind } from '@toolgate/contract';
@@ -40,15 +40,22 @@ export interface ToolExecutor<TKind extends ExecutorKind = ExecutorKind> {
   ): Promise<ExecutorOutcome>;
 }
 
-/** Thrown by builtin handlers (or executors) to report a failure with classification data. */
-export class ToolExecutionError extends Error {
-  /** The failure as the classification table reads it. */
-  readonly signal: FailureSignal;
+/**
+ * Thrown by builtin handlers (or executors) to report a failure with classification data. Its code
+ * is always `execution_failed`: what the failure means is the classification table's decision,
+ * made from `signal` (also its `details`), not the thrower's.
+ */
+export class ToolExecutionError extends ToolgateError<'execution_failed'> {
+  declare readonly details: FailureSignal;
 
   constructor(signal: FailureSignal) {
-    super(signal.message);
+    super('execution_failed', signal.message, { details: signal });
     this.name = 'ToolExecutionError';
-    this.signal = signal;
+  }
+
+  /** The failure as the classification table reads it. */
+  get signal(): FailureSignal {
+    return this.details;
   }
 }
 

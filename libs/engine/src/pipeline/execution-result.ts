@@ -1,11 +1,15 @@
-import type { ContentBlock, ToolResultIR } from '@toolgate/toolir';
+import type { ContentBlock, ResultErrorCode, ToolResultIR } from '@toolgate/toolir';
 import type { ErrorLayer } from '../classification/classification-table';
 import type { PolicyDecision } from '../policy/policy-engine';
 import type { TruncationReport } from '../truncate/truncate-result';
 
 /** A normalized error: what the model reads (`message`), whether trying again may help, and a short human text. */
 export interface EngineError {
-  code: string;
+  /**
+   * Always a code of the table: every failure goes through the classification table, whose rows
+   * may only name result codes, so a tool's own code never reaches a result as is.
+   */
+  code: ResultErrorCode;
   message: string;
   retryable: boolean;
   /** A short explanation for people (and models) when the raw message is hidden or technical. */

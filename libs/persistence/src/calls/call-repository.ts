@@ -1,5 +1,6 @@
 import type { EngineToolResult, PolicyDecision, PolicyPrincipal } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
+import { CALL_STATUSES } from '@toolgate/contract';
 
 /**
  * Where a call is in its life:
@@ -7,16 +8,8 @@ import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
  * `retrying` is a call put back on the queue by the API (e.g. a person retried it) and starts like `queued`;
  * `cancelled` is set by the API from any unfinished state and ends the call.
  */
-/** Every value of the `calls.status` column (`call_status`). */
-export const CALL_STATUSES = [
-  'queued',
-  'running',
-  'awaiting_approval',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'outcome_unknown',
-] as const;
+/** Every value of the `calls.status` column (`call_status`), as the HTTP contract shows them. */
+export { CALL_STATUSES };
 /** Every state a runner knows: the column's values and `retrying`, which the table does not hold. */
 export const CALL_STATES = [...CALL_STATUSES, 'retrying'] as const;
 /** A call's state (see {@link CALL_STATES}). */

@@ -1,19 +1,15 @@
-import { ToolgateError } from '@toolgate/toolir';
+import type { Problem, ProblemIssue } from '@toolgate/contract';
+import { ToolgateError, type ErrorCodesOf, type ToolgateErrorCode } from '@toolgate/toolir';
+
+export type { ProblemIssue };
 
 const marker = Symbol.for('toolgate.sdk-error');
 
-/** Every code an SDK failure carries; callers branch on these, never on messages. */
-export const TOOLGATE_SDK_ERROR_CODES = [
-  'api_error',
-  'network_error',
-  'timeout',
-  'invalid_response',
-  'aborted',
-  'invalid_options',
-] as const;
-
-/** A stable code of a local SDK failure (thrown, never serialized). */
-export type ToolgateSdkErrorCode = (typeof TOOLGATE_SDK_ERROR_CODES)[number];
+/**
+ * A stable code of a local SDK failure (thrown, never serialized): the codes the table of error
+ * codes has the SDK throw. Callers branch on these, never on messages.
+ */
+export type ToolgateSdkErrorCode = ToolgateErrorCode & ErrorCodesOf<'sdk'>;
 
 /** Options every SDK error takes. */
 export interface ToolgateSdkErrorOptions {
@@ -26,9 +22,8 @@ export interface ToolgateSdkErrorOptions {
  * The base of every error the SDK throws: a ToolgateError (so one `isInstance` check catches every
  * Toolgate failure) whose code is one of the SDK's transport codes.
  */
-export class ToolgateSdkError extends ToolgateError {
+export class ToolgateSdkError extends ToolgateError<ToolgateSdkErrorCode> {
   readonly [marker] = true;
-  declare readonly code: ToolgateSdkErrorCode;
 
   constructor(code: ToolgateSdkErrorCode, message: string, options: ToolgateSdkErrorOptions = {}) {
     super(code, message, options);
@@ -40,13 +35,6 @@ export class ToolgateSdkError extends ToolgateError {
   }
 }
 
-/** One issue of a problem document (`errors` member), as the gateway writes it. */
-export interface ProblemIssue {
-  path?: string | undefined;
-  message?: string | undefined;
-  [extension: string]: unknown;
-}
-
 /** What the gateway said about a failed request: an RFC 9457 problem document, as far as it sent one. */
 export interface ProblemFields {
   /** A URI naming the problem type (RFC 9457 §3.1.1). */
@@ -55,12 +43,15 @@ export interface ProblemFields {
   title?: string;
   /** What went wrong with this request. */
   detail?: string;
-  /** The gateway's stable problem code, when it sends one. */
+  /**
+   * The gateway's stable problem code (`Problem['code']`); any other string when the body is not
+   * a problem document of this contract (a proxy's, or a newer gateway's new code).
+   */
   problemCode?: string;
-  /** Per-field issues (`errors` extension member). */
+  /** Per-input issues (`errors` member), each addressed by a JSON Pointer into the request. */
   errors?: ProblemIssue[];
-  /** The whole problem document, extension members included. */
-  problem?: Record<string, unknown>;
+  /** The whole problem document, extension members included; only when the body is one. */
+  problem?: Problem;
 }
 
 /** The gateway answered with an HTTP error status; the problem document's fields are copied onto the error. */
@@ -72,7 +63,7 @@ export class ToolgateApiError extends ToolgateSdkError {
   readonly detail: string | undefined;
   readonly problemCode: string | undefined;
   readonly errors: ProblemIssue[];
-  readonly problem: Record<string, unknown> | undefined;
+  readonly problem: Problem | undefined;
   /** The delay the server asked for with `Retry-After`, in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
@@ -115,7 +106,7 @@ export class ToolgateTimeoutError extends ToolgateSdkError {
   }
 }
 
-/** The gateway answered with a body that does not match the contract in `gateway-contract.ts`. */
+/** The gateway answered with a status or body that the route's schemas in `@toolgate/contract` refuse. */
 export class ToolgateInvalidResponseError extends ToolgateSdkError {
   /** Where the body broke the contract, e.g. `/tools: expected array`. */
   readonly issues: string[];

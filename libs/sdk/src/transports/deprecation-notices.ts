@@ -1,4 +1,4 @@
-import type { ToolResolution } from './gateway-contract';
+import type { ExportToolResolution } from '@toolgate/contract';
 
 /** A served tool version (or a whole response) is deprecated; surfaced once per tool or URL and deprecation value. */
 export interface DeprecationNotice {
@@ -38,11 +38,15 @@ export class DeprecationNotices {
   constructor(private readonly handler: DeprecationHandler) {}
 
   /** Surfaces the deprecations of one response: per tool when the body names them, else per URL from the headers. */
-  observe(input: { url: string; headers: Headers; resolution?: readonly ToolResolution[] }): void {
+  observe(input: {
+    url: string;
+    headers: Headers;
+    resolution?: readonly ExportToolResolution[];
+  }): void {
     const deprecation = input.headers.get('deprecation') ?? undefined;
     const sunset = input.headers.get('sunset') ?? undefined;
     const successors = successorLinks(input.headers.get('link'));
-    const tools = (input.resolution ?? []).filter((resolution) => resolution.deprecated === true);
+    const tools = (input.resolution ?? []).filter((resolution) => resolution.deprecated);
     if (tools.length > 0) {
       for (const tool of tools) {
         const successor = tool.successor_version ?? undefined;

@@ -1,16 +1,31 @@
 import {
+  ProblemIssueSchema,
+  ProblemSchema,
+  type ProblemIssue,
+  type RouteDefinition,
+  type routes,
+} from '@toolgate/contract';
+import { isRecord } from '@toolgate/toolir';
+import {
   ToolgateApiError,
   ToolgateNetworkError,
   ToolgateSdkError,
   ToolgateTimeoutError,
+  type ProblemFields,
 } from '../errors/toolgate-sdk-error';
-import { ProblemDocumentSchema, SUBJECT_HEADER, type ProblemDocument } from './gateway-contract';
 import {
   RETRYABLE_STATUSES,
   backoffDelay,
   parseRetryAfter,
   type RetryOptions,
 } from './retry-policy';
+
+/**
+ * The header that names who is asking, for canary bucketing (checked against the headers
+ * `GET /v1/exports` reads); sent with every request.
+ */
+export const SUBJECT_HEADER =
+  'x-toolgate-subject' satisfies keyof (typeof routes.exportTools.headers)['shape'];
 
 /** The `fetch` the SDK calls: the global one, or any function with its signature. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -33,8 +48,9 @@ export interface HttpTransportOptions {
 
 /** One request to the gateway. */
 export interface HttpRequest {
-  method: 'GET' | 'POST';
-  /** Path and query, e.g. `/v1/exports?format=anthropic`. */
+  /** The contract's route; the request's method is its method. */
+  route: Pick<RouteDefinition, 'method'>;
+  /** Path and query, made with `routeUrl` from the route, e.g. `/v1/exports?format=anthropic`. */
   path: string;
   headers?: Record<string, string>;
   /** Sent as JSON. */
@@ -49,35 +65,75 @@ export interface HttpRequest {
 /** Reads a successful response inside the attempt, so a body cut off midway is retried like any network error. */
 export type ResponseReader<TResult> = (response: Response, signal: AbortSignal) => Promise<TResult>;
 
-function problemFromBody(text: string, contentType: string): ProblemDocument | undefined {
-  // application/problem+json per RFC 9457; a plain JSON error body is read the same way.
-  if (!/json/i.test(contentType)) return undefined;
+const DETAIL_MAX = 500;
+
+/**
+ * The members of an error body that is JSON but not a problem document (a proxy's error, or a
+ * newer gateway's problem with a code this SDK's contract does not list): each one that reads as
+ * a problem document has it is kept.
+ */
+function readableMembers(body: unknown, text: string): ProblemFields {
+  if (!isRecord(body)) return { detail: text.slice(0, DETAIL_MAX) };
+  const stringMember = (key: string): string | undefined => {
+    const value = body[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const type = stringMember('type');
+  const title = stringMember('title');
+  const detail = stringMember('detail') ?? text.slice(0, DETAIL_MAX);
+  const code = stringMember('code');
+  const errors = Array.isArray(body['errors'])
+    ? body['errors'].flatMap((issue: unknown): ProblemIssue[] => {
+        const parsed = ProblemIssueSchema.safeParse(issue);
+        return parsed.success ? [parsed.data] : [];
+      })
+    : [];
+  return {
+    ...(type === undefined ? {} : { type }),
+    ...(title === undefined ? {} : { title }),
+    detail,
+    ...(code === undefined ? {} : { problemCode: code }),
+    ...(errors.length === 0 ? {} : { errors }),
+  };
+}
+
+/** What an error answer says: its problem document (RFC 9457) parsed with the contract's `ProblemSchema`. */
+function problemFieldsOf(text: string, contentType: string): ProblemFields {
+  if (text === '') return {};
+  // application/problem+json is the gateway's; any other JSON error body is read as far as it goes.
+  if (!/json/i.test(contentType)) return { detail: text.slice(0, DETAIL_MAX) };
+  let body: unknown;
   try {
-    const problem = ProblemDocumentSchema.safeParse(JSON.parse(text));
-    return problem.success ? problem.data : undefined;
+    body = JSON.parse(text);
   } catch {
-    return undefined;
+    return { detail: text.slice(0, DETAIL_MAX) };
   }
+  const parsed = ProblemSchema.safeParse(body);
+  if (!parsed.success) return readableMembers(body, text);
+  const problem = parsed.data;
+  return {
+    type: problem.type,
+    title: problem.title,
+    detail: problem.detail,
+    problemCode: problem.code,
+    errors: problem.errors,
+    problem,
+  };
 }
 
 async function toApiError(response: Response, now: number): Promise<ToolgateApiError> {
   const text = await response.text().catch(() => '');
-  const problem = problemFromBody(text, response.headers.get('content-type') ?? '');
+  const fields = problemFieldsOf(text, response.headers.get('content-type') ?? '');
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now);
   return new ToolgateApiError(response.status, {
-    ...(problem?.type === undefined ? {} : { type: problem.type }),
-    ...(problem?.title === undefined ? {} : { title: problem.title }),
-    ...(problem?.detail !== undefined
-      ? { detail: problem.detail }
-      : problem === undefined && text !== ''
-        ? { detail: text.slice(0, 500) }
-        : {}),
-    ...(problem?.code === undefined ? {} : { problemCode: problem.code }),
-    ...(problem?.errors === undefined ? {} : { errors: problem.errors }),
-    ...(problem === undefined ? {} : { problem }),
+    ...fields,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     retryable: RETRYABLE_STATUSES.has(response.status),
   });
+}
+
+function methodOf(request: HttpRequest): string {
+  return request.route.method.toUpperCase();
 }
 
 /** The gateway's HTTP client: auth headers, per-attempt timeouts, typed errors and retries of safe requests only. */
@@ -137,7 +193,7 @@ export class HttpTransport {
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}`;
     try {
       const response = await this.options.fetch(url, {
-        method: request.method,
+        method: methodOf(request),
         headers: this.headers(request),
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
         signal: controller.signal,
@@ -148,7 +204,7 @@ export class HttpTransport {
       if (ToolgateSdkError.isInstance(error)) throw error;
       if (timedOut && timeoutMs !== null) {
         throw new ToolgateTimeoutError(
-          `${request.method} ${request.path} got no answer within ${timeoutMs} ms`,
+          `${methodOf(request)} ${request.path} got no answer within ${timeoutMs} ms`,
           {
             timeoutMs,
             cause: error,
@@ -156,12 +212,12 @@ export class HttpTransport {
         );
       }
       if (request.signal?.aborted) {
-        throw new ToolgateSdkError('aborted', `${request.method} ${request.path} was aborted`, {
+        throw new ToolgateSdkError('aborted', `${methodOf(request)} ${request.path} was aborted`, {
           cause: error,
         });
       }
       const message = error instanceof Error ? error.message : String(error);
-      throw new ToolgateNetworkError(`${request.method} ${request.path} failed: ${message}`, {
+      throw new ToolgateNetworkError(`${methodOf(request)} ${request.path} failed: ${message}`, {
         cause: error,
       });
     } finally {

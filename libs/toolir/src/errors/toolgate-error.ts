@@ -1,56 +1,48 @@
+import {
+  ERROR_CODES,
+  THROWN_ERROR_CODES,
+  type ErrorDetails,
+  type ThrownErrorCode,
+} from './error-codes';
+
 const marker = Symbol.for('toolgate.error');
 
-/** Every stable error code a Toolgate library can raise; callers branch on these, never on messages. */
-export const TOOLGATE_ERROR_CODES = [
-  'invalid_tool_ir',
-  'invalid_schema',
-  'unsupported_schema',
-  'invalid_arguments',
-  'incomplete_arguments',
-  'invalid_version',
-  'version_not_found',
-  'version_sunset',
-  'adapter_error',
-  'name_collision',
-  'invalid_json',
-  // Local client failures (the SDK): thrown to the caller, never serialized.
-  'api_error',
-  'network_error',
-  'timeout',
-  'invalid_response',
-  'aborted',
-  'invalid_options',
-  'internal',
-] as const;
+/** Every stable error code a Toolgate library can raise (the table's `thrown` codes); callers branch on these, never on messages. */
+export const TOOLGATE_ERROR_CODES: readonly ToolgateErrorCode[] = THROWN_ERROR_CODES;
 
-export type ToolgateErrorCode = (typeof TOOLGATE_ERROR_CODES)[number];
+export type ToolgateErrorCode = ThrownErrorCode;
 
-export interface ToolgateErrorOptions<TDetails> {
-  details?: TDetails;
+export interface ToolgateErrorOptions<TCode extends ToolgateErrorCode = ToolgateErrorCode> {
+  details?: ErrorDetails<TCode>;
+  /** Whether repeating the operation can succeed; the table's `retryable` for the code unless given. */
   retryable?: boolean;
   cause?: unknown;
 }
 
 /**
- * The one error type of the Toolgate libraries: a stable `code`, structured `details`,
- * and whether repeating the same operation can succeed.
+ * The one error type of the Toolgate libraries: a stable `code`, structured `details` (typed by
+ * the code, from the table of error codes), and whether repeating the same operation can succeed.
  */
-export class ToolgateError<TDetails = unknown> extends Error {
+export class ToolgateError<TCode extends ToolgateErrorCode = ToolgateErrorCode> extends Error {
   readonly [marker] = true;
-  readonly code: ToolgateErrorCode;
-  readonly details: TDetails | undefined;
+  readonly code: TCode;
+  readonly details: ErrorDetails<TCode> | undefined;
   readonly retryable: boolean;
 
-  constructor(
-    code: ToolgateErrorCode,
-    message: string,
-    options: ToolgateErrorOptions<TDetails> = {},
-  ) {
+  constructor(code: TCode, message: string, options: ToolgateErrorOptions<TCode> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options.details;
-    this.retryable = options.retryable ?? false;
+    this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
+  }
+
+  /**
+   * Whether the error has `code`; narrows it so `details` has that code's type (a class instance
+   * is not a union, so comparing `error.code` alone cannot).
+   */
+  hasCode<TKnown extends TCode>(code: TKnown): this is ToolgateError<TKnown> {
+    return this.code === code;
   }
 
   /** True for any ToolgateError, also one created by another copy of this package. */
@@ -58,7 +50,12 @@ export class ToolgateError<TDetails = unknown> extends Error {
     return typeof value === 'object' && value !== null && marker in value;
   }
 
-  toJSON(): { code: ToolgateErrorCode; message: string; details?: TDetails; retryable: boolean } {
+  toJSON(): {
+    code: TCode;
+    message: string;
+    details?: ErrorDetails<TCode>;
+    retryable: boolean;
+  } {
     return {
       code: this.code,
       message: this.message,

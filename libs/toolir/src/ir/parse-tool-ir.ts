@@ -6,7 +6,7 @@ import { findUnguardedCycles } from '../json-schema/find-unguarded-cycles';
 import { ToolIRSchema, type JsonSchema, type ToolIR } from './tool-ir';
 
 /** Thrown by `parseToolIR`: `details.issues` lists every problem found, not just the first. */
-export class ToolIRError extends ToolgateError<{ issues: Issue[] }> {
+export class ToolIRError extends ToolgateError<'invalid_tool_ir'> {
   constructor(issues: Issue[]) {
     const summary = issues
       .slice(0, 5)

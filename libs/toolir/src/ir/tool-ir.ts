@@ -35,49 +35,64 @@ export const TagSchema = z
 
 /** What a tool does to the world; drives approvals, retries and provider annotations. */
 export const ToolBehaviorSchema = z.strictObject({
-  /** The tool only reads; it never changes state anywhere. */
-  readonly: z.boolean(),
-  /** The tool may delete or overwrite something that cannot be restored. */
-  destructive: z.boolean(),
-  /** Calling the tool twice with the same arguments has the same effect as once; only these are retried. */
-  idempotent: z.boolean(),
-  /** The tool reaches systems outside the operator's control (the internet, third parties). */
-  open_world: z.boolean().default(true),
-  /** When a person must approve a call before it runs. */
-  requires_approval: z.enum(['always', 'never', 'if_destructive']).default('if_destructive'),
+  readonly: z
+    .boolean()
+    .meta({ description: 'The tool only reads; it never changes state anywhere.' }),
+  destructive: z
+    .boolean()
+    .meta({ description: 'The tool may delete or overwrite something that cannot be restored.' }),
+  idempotent: z.boolean().meta({
+    description:
+      'Calling the tool twice with the same arguments has the same effect as once; only these are retried.',
+  }),
+  open_world: z.boolean().default(true).meta({
+    description:
+      "The tool reaches systems outside the operator's control (the internet, third parties).",
+  }),
+  requires_approval: z
+    .enum(['always', 'never', 'if_destructive'])
+    .default('if_destructive')
+    .meta({ description: 'When a person must approve a call before it runs.' }),
 });
 export type ToolBehavior = z.infer<typeof ToolBehaviorSchema>;
 
 /** A per-tool rate limit, shared by every worker. */
 export const RateLimitSchema = z.strictObject({
-  /** Requests per minute. */
-  rpm: z.number().int().positive(),
-  /** Tokens (of arguments and results) per minute. */
-  tpm: z.number().int().positive().optional(),
+  rpm: z.number().int().positive().meta({ description: 'Requests per minute.' }),
+  tpm: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .meta({ description: 'Tokens (of arguments and results) per minute.' }),
 });
 
 /** Execution limits the gateway enforces for every call of the tool. */
 export const ToolConstraintsSchema = z.strictObject({
-  /** Wall-clock budget of one attempt; the executor is aborted when it runs out. */
-  timeout_ms: z.number().int().min(1).max(3_600_000),
-  /** Extra attempts after a transient failure; applied only to idempotent tools. */
-  max_retries: z.number().int().min(0).max(10).default(0),
+  timeout_ms: z.number().int().min(1).max(3_600_000).meta({
+    description: 'Wall-clock budget of one attempt; the executor is aborted when it runs out.',
+  }),
+  max_retries: z.number().int().min(0).max(10).default(0).meta({
+    description: 'Extra attempts after a transient failure; applied only to idempotent tools.',
+  }),
   rate_limit: RateLimitSchema.optional(),
-  /** Expected cost of one call in US dollars, for budgets and dashboards. */
-  cost_estimate_usd: z.number().nonnegative().optional(),
-  /**
-   * Where a call runs: `inline` runs it in the gateway's API process with no queue hop (allowed only
-   * for readonly, idempotent, non-destructive tools), `queued` sends it through the queue to a worker;
-   * absent means `queued`.
-   */
-  execution: z.enum(['inline', 'queued']).optional(),
+  cost_estimate_usd: z
+    .number()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'Expected cost of one call in US dollars, for budgets and dashboards.' }),
+  execution: z.enum(['inline', 'queued']).optional().meta({
+    description:
+      "Where a call runs: `inline` runs it in the gateway's API process with no queue hop (allowed only for readonly, idempotent, non-destructive tools), `queued` sends it through the queue to a worker; absent means `queued`.",
+  }),
 });
 export type ToolConstraints = z.infer<typeof ToolConstraintsSchema>;
 
 /** What the tool needs besides its arguments. */
 export const ToolDependenciesSchema = z.strictObject({
-  /** Tools whose calls in the same turn must finish before this one starts. */
-  tools: z.array(ToolNameSchema).default([]),
+  tools: z.array(ToolNameSchema).default([]).meta({
+    description: 'Tools whose calls in the same turn must finish before this one starts.',
+  }),
   data_sources: z.array(z.string().min(1)).default([]),
   auth_scopes: z.array(z.string().min(1)).default([]),
 });
@@ -86,28 +101,39 @@ export type ToolDependencies = z.infer<typeof ToolDependenciesSchema>;
 /** The provider-neutral description of one version of one tool. */
 export const ToolIRSchema = z.strictObject({
   schema_version: z.literal(TOOL_IR_SCHEMA_VERSION),
-  /** Stable identity of the tool across renames and versions. */
-  id: z.uuid(),
+  id: z.uuid().meta({ description: 'Stable identity of the tool across renames and versions.' }),
   name: ToolNameSchema,
-  /** A short human-readable name, for consoles and MCP `title`. */
-  title: z.string().min(1).max(256).optional(),
+  title: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: 'A short human-readable name, for consoles and MCP `title`.' }),
   version: SemverSchema,
-  /** What the tool does and when to use it; the model reads this. */
-  description: z.string().max(16_384),
-  /** JSON Schema (2020-12) of the arguments; the root is an object schema. */
-  parameters: JsonSchemaObjectSchema,
-  /** JSON Schema (2020-12) of the structured result, if the tool declares one. */
-  outputSchema: JsonSchemaObjectSchema.optional(),
+  description: z
+    .string()
+    .max(16_384)
+    .meta({ description: 'What the tool does and when to use it; the model reads this.' }),
+  parameters: JsonSchemaObjectSchema.meta({
+    description: 'JSON Schema (2020-12) of the arguments; the root is an object schema.',
+  }),
+  outputSchema: JsonSchemaObjectSchema.optional().meta({
+    description: 'JSON Schema (2020-12) of the structured result, if the tool declares one.',
+  }),
   behavior: ToolBehaviorSchema,
   constraints: ToolConstraintsSchema,
   dependencies: ToolDependenciesSchema.optional(),
-  /** Tools tried in order when this one fails for good. */
-  fallback: z.array(ToolNameSchema).optional(),
+  fallback: z
+    .array(ToolNameSchema)
+    .optional()
+    .meta({ description: 'Tools tried in order when this one fails for good.' }),
   tags: z.array(TagSchema).optional(),
-  /** Per-provider extras, e.g. `{anthropic: {cache_control: {type: 'ephemeral'}}}`. */
-  provider_hints: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  /** Protocol fields carried through unchanged, e.g. MCP `_meta` or `icons`. */
-  protocol_meta: z.record(z.string(), z.unknown()).optional(),
+  provider_hints: z.record(z.string(), z.record(z.string(), z.unknown())).optional().meta({
+    description: "Per-provider extras, e.g. `{anthropic: {cache_control: {type: 'ephemeral'}}}`.",
+  }),
+  protocol_meta: z.record(z.string(), z.unknown()).optional().meta({
+    description: 'Protocol fields carried through unchanged, e.g. MCP `_meta` or `icons`.',
+  }),
 });
 
 /** One version of one tool, as every Toolgate component sees it. */

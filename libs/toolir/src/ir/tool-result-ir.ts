@@ -1,24 +1,5 @@
 import { z } from 'zod';
 
-/** Error codes every layer uses for a failed tool call; tools may add their own. */
-export const WELL_KNOWN_RESULT_ERROR_CODES = [
-  'invalid_arguments',
-  'incomplete_arguments',
-  'unknown_tool',
-  'policy_denied',
-  'approval_denied',
-  'approval_expired',
-  'egress_denied',
-  'secret_unavailable',
-  'rate_limited',
-  'timeout',
-  'cancelled',
-  'upstream_error',
-  'tool_error',
-  'outcome_unknown',
-  'internal',
-] as const;
-
 const AnnotationsSchema = z.looseObject({
   audience: z.array(z.enum(['user', 'assistant'])).optional(),
   priority: z.number().min(0).max(1).optional(),
@@ -70,7 +51,10 @@ export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
 /** Why a call failed, in terms a model (and a person) can act on. */
 export const ToolResultErrorSchema = z.strictObject({
-  /** Stable machine-readable code, e.g. `invalid_arguments` or `timeout`. */
+  /**
+   * Stable machine-readable code: one of RESULT_ERROR_CODES when Toolgate set it; a result read from
+   * a wire may carry a tool's own code, so any code is accepted here.
+   */
   code: z.string().min(1),
   message: z.string(),
   /** Whether calling again with the same arguments may succeed. */

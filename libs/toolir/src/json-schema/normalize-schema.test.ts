@@ -4,14 +4,12 @@ import { ToolgateError } from '../errors/toolgate-error';
 import tree from './__fixtures__/tree.schema.json';
 import { normalizeSchema } from './normalize-schema';
 
-function errorOf(
-  run: () => unknown,
-): ToolgateError<{ issues: Array<{ path: string; message: string }> }> {
+function errorOf(run: () => unknown): ToolgateError<'invalid_schema' | 'unsupported_schema'> {
   try {
     run();
   } catch (error) {
     if (ToolgateError.isInstance(error))
-      return error as ToolgateError<{ issues: Array<{ path: string; message: string }> }>;
+      return error as ToolgateError<'invalid_schema' | 'unsupported_schema'>;
     throw error;
   }
   throw new Error('expected a ToolgateError');

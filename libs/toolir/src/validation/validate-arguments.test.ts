@@ -510,9 +510,9 @@ describe('compileValidator', () => {
       compileValidator(broken);
     } catch (error) {
       expect((error as ToolgateError).code).toBe('invalid_schema');
-      expect(
-        (error as ToolgateError<{ issues: Array<{ path: string }> }>).details?.issues[0]?.path,
-      ).toBe('/parameters/properties/a/type');
+      expect((error as ToolgateError<'invalid_schema'>).details?.issues[0]?.path).toBe(
+        '/parameters/properties/a/type',
+      );
     }
     const dangling = toolWith({ a: { $ref: '#/$defs/missing' } });
     expect(() => compileValidator(dangling)).toThrow(

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import type { Approval, Call, Page, Team } from '../../lib/api-types';
+import { routes, type Approval } from '@toolgate/contract';
 import { formatTime, formatTimeLeft } from '../../lib/format';
 import { ApprovalDecision } from '../../components/forms/approval-decision';
 import { SelfApprovalSettings } from '../../components/forms/self-approval-settings';
@@ -22,7 +22,7 @@ function ApprovalCard({
   allowed: boolean;
   onDecided: (approval: Approval) => void;
 }) {
-  const call = useApi<Call>(`/v1/calls/${approval.call_id}`);
+  const call = useApi(routes.getCall, { params: { callId: approval.call_id } });
   const expired =
     approval.status === 'expired' ||
     (approval.status === 'pending' && Date.parse(approval.expires_at) <= now);
@@ -72,11 +72,13 @@ export default function ApprovalsPage() {
   const { user } = useSession();
   const allowed = canDecide(user.role);
   // Polling: every few seconds is live enough for a person and works through any proxy.
-  const pending = useApi<Page<Approval>>('/v1/approvals?status=pending&limit=100', {
-    pollMs: 3000,
-  });
-  const recent = useApi<Page<Approval>>('/v1/approvals?limit=30', { pollMs: 10_000 });
-  const teams = useApi<Page<Team>>('/v1/teams');
+  const pending = useApi(
+    routes.listApprovals,
+    { query: { status: 'pending', limit: 100 } },
+    { pollMs: 3000 },
+  );
+  const recent = useApi(routes.listApprovals, { query: { limit: 30 } }, { pollMs: 10_000 });
+  const teams = useApi(routes.listTeams, {});
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);

@@ -2,8 +2,8 @@
 
 import { isRecord } from '@toolgate/toolir';
 import { useId, useState, type FormEvent } from 'react';
-import { query } from '../../lib/api';
-import type { AuditEvent, AuditVerification, Page } from '../../lib/api-types';
+import { routes } from '@toolgate/contract';
+import { nonEmpty } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { JsonView } from '../../components/json-view';
 import { Empty, Loaded } from '../../components/states';
@@ -69,10 +69,18 @@ export default function AuditPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const { cursor, cursors, setCursors } = useCursorPages();
-  const events = useApi<Page<AuditEvent>>(
-    `/v1/audit${query({ actor: filters.actor, entity_type: filters.entity_type, action: filters.action, from: toIso(filters.from), to: toIso(filters.to), cursor, limit: 25 })}`,
-  );
-  const verify = useApi<AuditVerification>('/v1/audit/verify');
+  const events = useApi(routes.listAuditEvents, {
+    query: {
+      actor: nonEmpty(filters.actor),
+      entity_type: nonEmpty(filters.entity_type),
+      action: nonEmpty(filters.action),
+      from: toIso(filters.from),
+      to: toIso(filters.to),
+      cursor,
+      limit: 25,
+    },
+  });
+  const verify = useApi(routes.verifyAuditChain, {});
 
   const apply = (event: FormEvent) => {
     event.preventDefault();

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { query } from '../../lib/api';
-import { CALL_STATUSES, type Call, type Page } from '../../lib/api-types';
+import { CALL_STATUSES, routes, type CallStatus } from '@toolgate/contract';
+import { nonEmpty, oneOf } from '../../lib/api';
 import { formatMs, formatTime } from '../../lib/format';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
@@ -18,12 +18,20 @@ const RANGES: Record<string, number | null> = {
 
 export default function CallsPage() {
   const id = useId();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<CallStatus | ''>('');
   const [tool, setTool] = useState('');
   const [range, setRange] = useState('Any time');
   const { cursor, cursors, setCursors } = useCursorPages();
-  const calls = useApi<Page<Call>>(
-    `/v1/calls${query({ status, tool: tool.trim(), cursor, limit: 50 })}`,
+  const calls = useApi(
+    routes.listCalls,
+    {
+      query: {
+        status: status === '' ? undefined : status,
+        tool: nonEmpty(tool.trim()),
+        cursor,
+        limit: 50,
+      },
+    },
     { pollMs: 5000 },
   );
   const since = RANGES[range] ?? null;
@@ -49,7 +57,7 @@ export default function CallsPage() {
             id={`${id}-status`}
             value={status}
             onChange={(event) => {
-              setStatus(event.target.value);
+              setStatus(oneOf(CALL_STATUSES, event.target.value, ''));
               reset();
             }}
           >

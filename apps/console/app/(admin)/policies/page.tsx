@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { apiFetch, describeError } from '../../lib/api';
-import type { Page, Policy, Team } from '../../lib/api-types';
+import { routes, type Policy } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { PolicyEditor } from '../../components/forms/policy-editor';
@@ -17,15 +17,15 @@ permit (principal, action, resource);
 export default function PoliciesPage() {
   const { user } = useSession();
   const admin = canAdminister(user.role);
-  const policies = useApi<Page<Policy>>('/v1/policies');
+  const policies = useApi(routes.listPolicies, {});
   // Every console role may read the teams: the sample call of "Test policy" is one team's.
-  const teams = useApi<Page<Team>>('/v1/teams');
+  const teams = useApi(routes.listTeams, {});
   const [editing, setEditing] = useState<Policy | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const activate = (revision: number) => {
     setError(null);
-    apiFetch<Policy>(`/v1/policies/${revision}/activate`, { method: 'POST' }).then(
+    apiRequest(routes.activatePolicy, { params: { revision } }).then(
       () => policies.reload(),
       (failure: unknown) => setError(describeError(failure)),
     );

@@ -1,12 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import type { Page, Tool } from '../../lib/api-types';
+import { routes } from '@toolgate/contract';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 
 export default function ReleasesPage() {
-  const tools = useApi<Page<Tool>>('/v1/tools?limit=200');
+  const tools = useApi(routes.listTools, { query: { limit: 200 } });
   return (
     <>
       <header className="page-header">

@@ -2,34 +2,29 @@
 
 import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiFetch, describeError, query } from '../../lib/api';
-import type { Page, Secret, Team } from '../../lib/api-types';
+import { routes, SECRET_NAME_PATTERN, type Secret, type SecretReference } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { canAdminister, useSession } from '../../components/session';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 
-// The API's SECRET_NAME_PATTERN (apps/registry-api/src/secrets/secrets.dto.ts).
-const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_.:/-]{0,127}$/;
-
 /** Where a version stands, for the references column. */
-function servedLabel(release: Secret['referenced_by'][number]['release']): string {
+function servedLabel(release: SecretReference['release']): string {
   return release === null ? 'not served' : release;
 }
 
 export default function SecretsPage() {
   const { user } = useSession();
   const admin = canAdminister(user.role);
-  const teams = useApi<Page<Team>>('/v1/teams');
+  const teams = useApi(routes.listTeams, {});
   const [teamId, setTeamId] = useState<string>('');
   useEffect(() => {
     const first = teams.data?.items[0];
     if (teamId === '' && first !== undefined) setTeamId(first.id);
   }, [teams.data, teamId]);
-  const secrets = useApi<Page<Secret>>(
-    teamId === '' ? null : `/v1/secrets${query({ team_id: teamId })}`,
-  );
+  const secrets = useApi(routes.listSecrets, teamId === '' ? null : { query: { team_id: teamId } });
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
@@ -44,10 +39,7 @@ export default function SecretsPage() {
 
   const create = (event: FormEvent) => {
     event.preventDefault();
-    apiFetch<Secret>('/v1/secrets', {
-      method: 'POST',
-      body: { name, value, team_id: teamId },
-    }).then(() => {
+    apiRequest(routes.createSecret, { body: { name, value, team_id: teamId } }).then(() => {
       // The value leaves the page's state as soon as the API has it.
       setName('');
       setValue('');
@@ -57,13 +49,11 @@ export default function SecretsPage() {
 
   const rotate = (event: FormEvent, secret: Secret) => {
     event.preventDefault();
-    apiFetch<Secret>(
-      `/v1/secrets/${encodeURIComponent(secret.name)}${query({ team_id: secret.team_id })}`,
-      {
-        method: 'PUT',
-        body: { value: rotated },
-      },
-    ).then(() => {
+    apiRequest(routes.rotateSecret, {
+      params: { name: secret.name },
+      query: { team_id: secret.team_id },
+      body: { value: rotated },
+    }).then(() => {
       setRotating(null);
       setRotated('');
       done();
@@ -71,9 +61,9 @@ export default function SecretsPage() {
   };
 
   const remove = (secret: Secret, force: boolean) => {
-    const search = query({ team_id: secret.team_id, force: force ? 'true' : undefined });
-    apiFetch<void>(`/v1/secrets/${encodeURIComponent(secret.name)}${search}`, {
-      method: 'DELETE',
+    apiRequest(routes.deleteSecret, {
+      params: { name: secret.name },
+      query: { team_id: secret.team_id, force: force ? 'true' : undefined },
     }).then(done, failed);
   };
 
@@ -233,7 +223,7 @@ export default function SecretsPage() {
             <button
               type="submit"
               className="primary"
-              disabled={!NAME_PATTERN.test(name) || value === ''}
+              disabled={!SECRET_NAME_PATTERN.test(name) || value === ''}
             >
               Store
             </button>

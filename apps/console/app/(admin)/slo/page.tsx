@@ -1,25 +1,26 @@
 'use client';
 
 import { useId, useState } from 'react';
-import type { SloReport, SloWindow } from '../../lib/api-types';
+import { routes, TimeWindowSchema, type SloName, type TimeWindow } from '@toolgate/contract';
+import { oneOf } from '../../lib/api';
 import { formatMs, formatPercent } from '../../lib/format';
 import { LineChart } from '../../components/line-chart';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 
-const WINDOWS: SloWindow[] = ['1h', '24h', '7d', '30d'];
-const SLO_LABEL: Record<string, string> = {
+const WINDOWS = TimeWindowSchema.options;
+const SLO_LABEL: Record<SloName, string> = {
   success_rate: 'Success rate',
   p95_latency_ms: 'p95 latency',
   destructive_approval_rate: 'Destructive calls approved',
 };
 
-function formatSlo(name: string, value: number | null): string {
+function formatSlo(name: SloName, value: number | null): string {
   if (value === null) return '—';
   return name === 'p95_latency_ms' ? formatMs(value) : formatPercent(value, 2);
 }
 
-function bucketLabel(iso: string, window: SloWindow): string {
+function bucketLabel(iso: string, window: TimeWindow): string {
   const date = new Date(iso);
   if (window === '1h')
     return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
@@ -35,8 +36,8 @@ function bucketLabel(iso: string, window: SloWindow): string {
 
 export default function SloPage() {
   const id = useId();
-  const [window, setWindow] = useState<SloWindow>('24h');
-  const report = useApi<SloReport>(`/v1/metrics/slo?window=${window}`, { pollMs: 30_000 });
+  const [window, setWindow] = useState<TimeWindow>('24h');
+  const report = useApi(routes.getSloReport, { query: { window } }, { pollMs: 30_000 });
 
   return (
     <>
@@ -48,7 +49,7 @@ export default function SloPage() {
             <select
               id={`${id}-window`}
               value={window}
-              onChange={(event) => setWindow(event.target.value as SloWindow)}
+              onChange={(event) => setWindow(oneOf(WINDOWS, event.target.value, window))}
             >
               {WINDOWS.map((entry) => (
                 <option key={entry}>{entry}</option>
@@ -66,7 +67,7 @@ export default function SloPage() {
                   key={slo.name}
                   className={`stat-card slo-${slo.met === null ? 'nodata' : slo.met ? 'met' : 'breached'}`}
                 >
-                  <h3>{SLO_LABEL[slo.name] ?? slo.name}</h3>
+                  <h3>{SLO_LABEL[slo.name]}</h3>
                   <p className="big">{formatSlo(slo.name, slo.actual)}</p>
                   <p>
                     target {slo.name === 'p95_latency_ms' ? '≤' : '≥'}{' '}

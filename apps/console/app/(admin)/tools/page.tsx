@@ -3,11 +3,14 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { apiFetch, describeError, query } from '../../lib/api';
-import type { Page, Team, Tool } from '../../lib/api-types';
+import { routes, type Team } from '@toolgate/contract';
+import { apiRequest, describeError, nonEmpty, oneOf } from '../../lib/api';
 import { canAdminister, useSession } from '../../components/session';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+
+/** The latest-version states the status filter offers (deprecated has its own checkbox). */
+const STATUSES = ['published', 'draft'] as const;
 
 function RegisterTool({ teams }: { teams: Team[] }) {
   const id = useId();
@@ -34,7 +37,7 @@ function RegisterTool({ teams }: { teams: Team[] }) {
         .filter((tag) => tag !== ''),
       ...(teamId === '' ? {} : { team_id: teamId }),
     };
-    apiFetch<Tool>('/v1/tools', { method: 'POST', body }).then(
+    apiRequest(routes.createTool, { body }).then(
       (tool) => router.push(`/tools/${tool.id}`),
       (failure: unknown) => {
         setBusy(false);
@@ -112,14 +115,21 @@ export default function CatalogPage() {
   const [text, setText] = useState('');
   const [tag, setTag] = useState('');
   const [team, setTeam] = useState('');
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<(typeof STATUSES)[number] | ''>('');
   const [deprecatedOnly, setDeprecatedOnly] = useState(false);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   // Listing teams is an admin route; other roles filter by the other fields.
-  const teams = useApi<Page<Team>>(canAdminister(user.role) ? '/v1/teams' : null);
-  const tools = useApi<Page<Tool>>(
-    `/v1/tools${query({ q: text.trim(), tag: tag.trim(), team, status: deprecatedOnly ? 'deprecated' : status, cursor, limit: 50 })}`,
-  );
+  const teams = useApi(routes.listTeams, canAdminister(user.role) ? {} : null);
+  const tools = useApi(routes.listTools, {
+    query: {
+      q: nonEmpty(text.trim()),
+      tag: nonEmpty(tag.trim()),
+      team: nonEmpty(team),
+      status: deprecatedOnly ? 'deprecated' : status === '' ? undefined : status,
+      cursor,
+      limit: 50,
+    },
+  });
   const teamNames = new Map((teams.data?.items ?? []).map((entry) => [entry.id, entry.name]));
 
   return (
@@ -186,7 +196,7 @@ export default function CatalogPage() {
             value={status}
             disabled={deprecatedOnly}
             onChange={(event) => {
-              setStatus(event.target.value);
+              setStatus(oneOf(STATUSES, event.target.value, ''));
               setCursor(undefined);
             }}
           >

@@ -1,21 +1,25 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, apiFetch, describeError } from '../../lib/api';
-import type { ConsoleUserDetail, Page, Role } from '../../lib/api-types';
+import {
+  CONSOLE_ROLES,
+  routes,
+  type ConsoleRole,
+  type ConsoleUserDetail,
+  type UpdateConsoleUserRequest,
+} from '@toolgate/contract';
+import { ApiError, apiRequest, describeError, oneOf } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { canAdminister, useSession } from '../../components/session';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 
-const ROLES: Role[] = ['viewer', 'approver', 'admin'];
-
 function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
+  const [role, setRole] = useState<ConsoleRole>('viewer');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string | null>(null);
@@ -26,10 +30,7 @@ function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
     setBusy(true);
     setError(null);
     setErrors({});
-    apiFetch<ConsoleUserDetail>('/v1/console/users', {
-      method: 'POST',
-      body: { email, name, role, password },
-    }).then(
+    apiRequest(routes.createConsoleUser, { body: { email, name, role, password } }).then(
       (user) => {
         setBusy(false);
         setEmail('');
@@ -39,7 +40,7 @@ function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
       },
       (failure: unknown) => {
         setBusy(false);
-        if (failure instanceof ApiError && (failure.problem.errors ?? []).length > 0) {
+        if (failure instanceof ApiError && failure.problem.errors.length > 0) {
           setErrors(
             Object.fromEntries(
               ['email', 'name', 'role', 'password'].map((field) => [
@@ -87,9 +88,9 @@ function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
         <select
           id={`${id}-role`}
           value={role}
-          onChange={(event) => setRole(event.target.value as Role)}
+          onChange={(event) => setRole(oneOf(CONSOLE_ROLES, event.target.value, role))}
         >
-          {ROLES.map((entry) => (
+          {CONSOLE_ROLES.map((entry) => (
             <option key={entry}>{entry}</option>
           ))}
         </select>
@@ -124,14 +125,14 @@ function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
 export default function UsersPage() {
   const { user } = useSession();
   const admin = canAdminister(user.role);
-  const users = useApi<Page<ConsoleUserDetail>>(admin ? '/v1/console/users' : null);
+  const users = useApi(routes.listConsoleUsers, admin ? {} : null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const update = (target: ConsoleUserDetail, body: { role?: Role; disabled?: boolean }) => {
+  const update = (target: ConsoleUserDetail, body: UpdateConsoleUserRequest) => {
     setError(null);
     setMessage(null);
-    apiFetch<ConsoleUserDetail>(`/v1/console/users/${target.id}`, { method: 'PATCH', body }).then(
+    apiRequest(routes.updateConsoleUser, { params: { userId: target.id }, body }).then(
       (next) => {
         setMessage(`${next.email} is now ${next.disabled ? 'disabled' : next.role}.`);
         users.reload();
@@ -201,9 +202,13 @@ export default function UsersPage() {
                       id={`role-${person.id}`}
                       value={person.role}
                       disabled={person.id === user.id}
-                      onChange={(event) => update(person, { role: event.target.value as Role })}
+                      onChange={(event) =>
+                        update(person, {
+                          role: oneOf(CONSOLE_ROLES, event.target.value, person.role),
+                        })
+                      }
                     >
-                      {ROLES.map((entry) => (
+                      {CONSOLE_ROLES.map((entry) => (
                         <option key={entry}>{entry}</option>
                       ))}
                     </select>

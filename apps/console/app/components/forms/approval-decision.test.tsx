@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setCsrfToken } from '../../lib/api';
-import type { Approval } from '../../lib/api-types';
+import type { Approval } from '@toolgate/contract';
 import { problem, respond, stubFetch } from '../../lib/testing/stub-fetch';
 import { ApprovalDecision } from './approval-decision';
 
@@ -12,6 +12,7 @@ const APPROVAL: Approval = {
   call_id: 'a7c1f1f4-1b2c-4d3e-8f9a-0b1c2d3e4f50',
   tool_id: '6f1c1e2a-7d1e-4a55-9d8c-1f0f9b8c2a11',
   tool_version: '1.0.0',
+  arguments_hash: 'b1946ac92492d2347c6235b4d2611184',
   reason: 'destructive tool',
   policy_reason: null,
   status: 'pending',
@@ -21,6 +22,7 @@ const APPROVAL: Approval = {
   created_at: '2026-01-01T11:59:00Z',
   expires_at: '2026-01-01T12:10:00Z',
   decided_at: null,
+  consumed_at: null,
 };
 const URL = `/v1/approvals/${APPROVAL.id}/decision`;
 let restore: () => void = () => undefined;
@@ -99,7 +101,11 @@ describe('ApprovalDecision', () => {
 
   it('shows the API refusal, e.g. when someone else decided first', async () => {
     const network = stubFetch(
-      respond(['POST', URL], 409, problem(409, 'The approval was already decided.')),
+      respond(
+        ['POST', URL],
+        409,
+        problem(409, 'The approval was already decided.', { code: 'conflict' }),
+      ),
     );
     restore = network.restore;
     render(<ApprovalDecision approval={APPROVAL} allowed now={NOW} />);

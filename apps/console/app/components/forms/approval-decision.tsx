@@ -1,8 +1,8 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { apiFetch, describeError } from '../../lib/api';
-import type { Approval } from '../../lib/api-types';
+import { routes, type Approval } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../lib/api';
 
 export interface ApprovalDecisionProps {
   approval: Approval;
@@ -46,8 +46,8 @@ export function ApprovalDecision({ approval, allowed, now, onDecided }: Approval
     }
     setError(null);
     setBusy(true);
-    apiFetch<Approval>(`/v1/approvals/${approval.id}/decision`, {
-      method: 'POST',
+    apiRequest(routes.decideApproval, {
+      params: { approvalId: approval.id },
       body: { decision, ...(trimmed === '' ? {} : { reason: trimmed }) },
     }).then(
       (result) => {

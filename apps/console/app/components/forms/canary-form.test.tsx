@@ -74,7 +74,7 @@ describe('CanaryForm', () => {
       respond(
         ['PUT', `/v1/tools/${TOOL}/release/canary`],
         409,
-        problem(409, 'Version 2.0.0 is deprecated.'),
+        problem(409, 'Version 2.0.0 is deprecated.', { code: 'conflict' }),
       ),
     );
     restore = network.restore;

@@ -1,8 +1,8 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, apiFetch, describeError } from '../../lib/api';
-import type { Release, ReleaseSummary } from '../../lib/api-types';
+import { routes, type Release, type ReleaseSummary } from '@toolgate/contract';
+import { ApiError, apiRequest, describeError } from '../../lib/api';
 
 export interface CanaryFormProps {
   toolId: string;
@@ -43,8 +43,8 @@ export function CanaryForm({
     }
     setError(null);
     setBusy(true);
-    apiFetch<Release>(`/v1/tools/${toolId}/release/canary`, {
-      method: 'PUT',
+    apiRequest(routes.setCanaryVersion, {
+      params: { toolId },
       body: { version, percent },
     }).then(
       (next) => {

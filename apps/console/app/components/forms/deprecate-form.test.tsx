@@ -12,11 +12,11 @@ const USAGE = {
   window: '7d',
   callers: [
     {
-      team_id: 't1',
+      team_id: '3f0c7d0e-5b7a-4d8e-9a51-2f4c1b6e8d90',
       team_name: 'Payments',
-      key_id: 'k1',
+      key_id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
       key_name: 'checkout-prod',
-      actor: 'key:k1',
+      actor: 'key:9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
       calls: 42,
       last_call_at: '2026-01-01T10:00:00Z',
     },
@@ -39,10 +39,16 @@ describe('DeprecateForm', () => {
           ? {
               status: 200,
               body: {
+                tool_id: TOOL,
                 version: '1.0.0',
+                status: 'published',
+                schema_version: '1.0',
+                created_by: 'user:ada@example.com',
+                created_at: '2025-12-01T00:00:00Z',
                 deprecated_at: '2026-01-01T00:00:00Z',
                 sunset_at: (request.body as { sunset_at: string }).sunset_at,
                 successor_version: '2.0.0',
+                brownouts: [],
               },
             }
           : undefined,

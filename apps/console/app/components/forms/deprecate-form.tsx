@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { apiFetch, describeError } from '../../lib/api';
-import type { ToolVersion, VersionUsage } from '../../lib/api-types';
+import { routes, type ToolVersion, type VersionUsage } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 
 export interface DeprecateFormProps {
@@ -41,7 +41,10 @@ export function DeprecateForm({
 
   useEffect(() => {
     let active = true;
-    apiFetch<VersionUsage>(`/v1/tools/${toolId}/versions/${version}/usage?window=7d`).then(
+    apiRequest(routes.getVersionUsage, {
+      params: { toolId, version },
+      query: { window: '7d' },
+    }).then(
       (result) => active && setUsage(result),
       (failure: unknown) => active && setUsageError(describeError(failure)),
     );
@@ -68,10 +71,7 @@ export function DeprecateForm({
     setBusy(true);
     setError(null);
     const body = { sunset_at: sunsetAt.toISOString(), ...(successor === '' ? {} : { successor }) };
-    apiFetch<ToolVersion>(`/v1/tools/${toolId}/versions/${version}/deprecate`, {
-      method: 'POST',
-      body,
-    }).then(
+    apiRequest(routes.deprecateToolVersion, { params: { toolId, version }, body }).then(
       (result) => {
         setBusy(false);
         setConfirming(false);
@@ -112,8 +112,8 @@ export function DeprecateForm({
             </thead>
             <tbody>
               {usage.callers.map((caller) => (
-                <tr key={`${caller.team_id ?? ''}-${caller.key_id ?? caller.actor}`}>
-                  <td>{caller.team_name ?? caller.team_id ?? '—'}</td>
+                <tr key={`${caller.team_id}-${caller.key_id ?? caller.actor}`}>
+                  <td>{caller.team_name}</td>
                   <td>{caller.key_name ?? caller.actor}</td>
                   <td>{caller.calls}</td>
                   <td>{formatTime(caller.last_call_at)}</td>

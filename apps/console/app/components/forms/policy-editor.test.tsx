@@ -65,14 +65,15 @@ describe('PolicyEditor', () => {
       return attempt === 1
         ? {
             status: 422,
-            body: problem(422, 'The policy text is not valid Cedar for this gateway.', [
-              { path: '/body/text', message: 'line 1, column 8: unexpected token' },
-            ]),
+            body: problem(422, 'The policy text is not valid Cedar for this gateway.', {
+              code: 'invalid_policy',
+              errors: [{ path: '/body/text', message: 'line 1, column 8: unexpected token' }],
+            }),
           }
         : {
             status: 201,
             body: {
-              id: 'p2',
+              id: '5d0c7a4e-8f3b-4c2a-9e1d-7b6a5c4d3e2f',
               scope: 'global',
               team_id: null,
               revision: 2,

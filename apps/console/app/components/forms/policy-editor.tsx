@@ -1,9 +1,9 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, apiFetch, describeError } from '../../lib/api';
-import type { Policy, PolicyDecision, Team } from '../../lib/api-types';
+import { routes, type Policy, type PolicyDecision, type Team } from '@toolgate/contract';
 import { isRecord } from '@toolgate/toolir';
+import { ApiError, apiRequest, describeError } from '../../lib/api';
 
 export interface PolicyEditorProps {
   initialText: string;
@@ -87,8 +87,7 @@ export function PolicyEditor({
     }
     setArgumentsError(null);
     setBusy('test');
-    apiFetch<PolicyDecision>('/v1/policies/test', {
-      method: 'POST',
+    apiRequest(routes.testPolicy, {
       body: {
         text,
         call: { name: toolName.trim(), arguments: parsed },
@@ -113,7 +112,7 @@ export function PolicyEditor({
     setSaved(null);
     setError(null);
     setBusy('save');
-    apiFetch<Policy>('/v1/policies', { method: 'POST', body: { text, activate } }).then(
+    apiRequest(routes.createPolicy, { body: { text, activate } }).then(
       (policy) => {
         setBusy(null);
         setTextErrors([]);

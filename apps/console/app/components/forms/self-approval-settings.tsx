@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { apiFetch, describeError } from '../../lib/api';
-import type { Team } from '../../lib/api-types';
+import { routes, type Team } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../lib/api';
 
 export interface SelfApprovalSettingsProps {
   teams: readonly Team[];
@@ -22,8 +22,8 @@ export function SelfApprovalSettings({ teams, disabled, onChanged }: SelfApprova
   const change = (team: Team, allow: boolean) => {
     setError(null);
     setBusy(team.id);
-    apiFetch<Team>(`/v1/teams/${team.id}`, {
-      method: 'PATCH',
+    apiRequest(routes.updateTeam, {
+      params: { teamId: team.id },
       body: { allow_self_approval: allow },
     }).then(
       (updated) => {

@@ -1,4 +1,7 @@
+import type { Problem, ProblemIssue } from '@toolgate/contract';
+import type { ProblemCode } from '@toolgate/toolir';
 import { vi } from 'vitest';
+import { problemCodeFor } from '../api';
 
 /** One request the component sent, as it left for the network. */
 export interface SentRequest {
@@ -59,10 +62,14 @@ export function respond(
   };
 }
 
+/** A problem document as the API writes it (the client checks answers against the contract). */
 export function problem(
   status: number,
   detail: string,
-  errors: Array<{ path: string; message: string }> = [],
-) {
-  return { type: 'about:blank', title: 'Problem', status, detail, errors };
+  {
+    errors = [],
+    code = problemCodeFor(status),
+  }: { errors?: ProblemIssue[]; code?: ProblemCode } = {},
+): Problem {
+  return { type: 'about:blank', title: 'Problem', status, detail, code, errors };
 }

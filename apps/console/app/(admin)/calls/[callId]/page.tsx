@@ -1,24 +1,20 @@
 'use client';
 
-import { isRecord } from '@toolgate/toolir';
+import { routes, type Call, type CallStatus, type CallTimelineEvent } from '@toolgate/contract';
 import Link from 'next/link';
 import { Fragment, useState } from 'react';
 import { useParams } from 'next/navigation';
-import { ApiError } from '../../../lib/api';
-import type { Call, CallTimeline } from '../../../lib/api-types';
 import { formatMs, formatTime } from '../../../lib/format';
 import { wirePreview } from '../../../lib/wire-preview';
 import { JsonView } from '../../../components/json-view';
 import { ErrorState, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
 
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
+const TERMINAL = new Set<CallStatus>(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
 
 /** An event's detail as short `key value` pairs; nested values stay JSON. */
-function EventDetail({ detail }: { detail: unknown }) {
-  if (detail === null || detail === undefined) return null;
-  if (!isRecord(detail)) return <JsonView value={detail} />;
-  const entries = Object.entries(detail).filter(
+function EventDetail({ detail }: { detail: CallTimelineEvent['detail'] }) {
+  const entries = Object.entries<unknown>(detail).filter(
     ([, value]) => value !== null && value !== undefined,
   );
   if (entries.length === 0) return null;
@@ -82,25 +78,13 @@ function RawCall({ call }: { call: Call }) {
   );
 }
 
-function fallbackTimeline(call: Call): CallTimeline['events'] {
-  // Without the timeline route the call's own timestamps still tell the outline.
-  const events: CallTimeline['events'] = [{ at: call.created_at, type: 'received', detail: null }];
-  if (call.started_at) events.push({ at: call.started_at, type: 'started', detail: null });
-  if (call.finished_at)
-    events.push({
-      at: call.finished_at,
-      type: 'finished',
-      detail: { status: call.status, error_code: call.error_code },
-    });
-  return events;
-}
-
 export default function CallPage() {
   const { callId } = useParams<{ callId: string }>();
-  const call = useApi<Call>(`/v1/calls/${callId}`, { pollMs: 2000 });
+  const call = useApi(routes.getCall, { params: { callId } }, { pollMs: 2000 });
   const finished = call.data !== undefined && TERMINAL.has(call.data.status);
-  const timeline = useApi<CallTimeline>(
-    `/v1/calls/${callId}/timeline`,
+  const timeline = useApi(
+    routes.getCallTimeline,
+    { params: { callId } },
     finished ? {} : { pollMs: 2000 },
   );
 
@@ -108,11 +92,7 @@ export default function CallPage() {
     return <ErrorState error={call.error} onRetry={call.reload} />;
   if (call.data === undefined) return <Loading what="the call" />;
   const current = call.data;
-  const events =
-    timeline.data?.events ??
-    (timeline.error instanceof ApiError && timeline.error.status === 404
-      ? fallbackTimeline(current)
-      : []);
+  const events = timeline.data?.events ?? [];
 
   return (
     <>
@@ -144,6 +124,9 @@ export default function CallPage() {
           <h3 id="timeline-heading">Timeline</h3>
           {timeline.data === undefined && timeline.error === undefined ? (
             <Loading what="the timeline" />
+          ) : null}
+          {timeline.data === undefined && timeline.error !== undefined ? (
+            <ErrorState error={timeline.error} onRetry={timeline.reload} />
           ) : null}
           <ol className="timeline">
             {events.map((event, index) => (

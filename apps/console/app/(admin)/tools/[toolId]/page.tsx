@@ -4,8 +4,14 @@ import { isRecord } from '@toolgate/toolir';
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { apiFetch, describeError, query } from '../../../lib/api';
-import type { ExportBody, Page, Tool, ToolVersion, VersionDiff } from '../../../lib/api-types';
+import {
+  ExportFormatSchema,
+  routes,
+  type Tool,
+  type ToolVersion,
+  type ToolVersionWithIr,
+} from '@toolgate/contract';
+import { apiRequest, describeError } from '../../../lib/api';
 import { formatMs, formatTime, prettyJson } from '../../../lib/format';
 import { JsonView } from '../../../components/json-view';
 import { SchemaTree } from '../../../components/schema-tree';
@@ -14,35 +20,35 @@ import { Empty, ErrorState, Loaded, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
 import { VersionSecrets } from '../../../components/version-secrets';
 
-const FORMATS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
+const FORMATS = ExportFormatSchema.options;
 const BEHAVIOR_FLAGS = ['readonly', 'destructive', 'idempotent', 'open_world'] as const;
 
-function nextVersion(versions: ToolVersion[]): string {
+/** A version as listed (no ToolIR), or with its ToolIR once its own route answered. */
+type LoadedVersion = ToolVersion & Partial<Pick<ToolVersionWithIr, 'ir'>>;
+
+function nextVersion(versions: LoadedVersion[]): string {
   const latest = versions[0]?.version;
   if (latest === undefined) return '1.0.0';
   const major = Number(latest.split('.')[0]);
   return Number.isInteger(major) ? `${major + 1}.0.0` : '1.0.0';
 }
 
-function irTemplate(tool: Tool, versions: ToolVersion[]): string {
-  const previous = versions.find((version) => isRecord(version.ir))?.ir;
-  const base = isRecord(previous)
-    ? previous
-    : {
-        schema_version: '1.0',
-        id: tool.id,
-        name: tool.name,
-        description: tool.description || tool.name,
-        parameters: { type: 'object', properties: {}, additionalProperties: false },
-        behavior: { readonly: true, destructive: false, idempotent: true },
-        constraints: { timeout_ms: 10_000 },
-      };
+function irTemplate(tool: Tool, versions: LoadedVersion[]): string {
+  const previous = versions.find((version) => version.ir !== undefined)?.ir;
+  const base = previous ?? {
+    schema_version: '1.0',
+    id: tool.id,
+    name: tool.name,
+    description: tool.description || tool.name,
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    behavior: { readonly: true, destructive: false, idempotent: true },
+    constraints: { timeout_ms: 10_000 },
+  };
   return prettyJson({ ...base, version: nextVersion(versions) });
 }
 
-function IrView({ version }: { version: ToolVersion }) {
-  const ir = isRecord(version.ir) ? version.ir : null;
-  if (ir === null) return <p className="hint">This version has no ToolIR to show.</p>;
+function IrView({ version }: { version: ToolVersionWithIr }) {
+  const ir = version.ir;
   const behavior = isRecord(ir['behavior']) ? ir['behavior'] : {};
   const constraints = isRecord(ir['constraints']) ? ir['constraints'] : {};
   return (
@@ -101,9 +107,9 @@ function IrView({ version }: { version: ToolVersion }) {
 
 function ExportPreview({ tool, version }: { tool: Tool; version: string }) {
   const [format, setFormat] = useState<(typeof FORMATS)[number]>('openai-chat');
-  const preview = useApi<ExportBody>(
-    `/v1/exports${query({ format, names: tool.name, pin: `${tool.name}@${version}` })}`,
-  );
+  const preview = useApi(routes.exportTools, {
+    query: { format, names: tool.name, pin: `${tool.name}@${version}` },
+  });
   return (
     <section className="card" aria-labelledby="export-heading">
       <h3 id="export-heading">Export preview of {version}</h3>
@@ -139,9 +145,7 @@ function ExportPreview({ tool, version }: { tool: Tool; version: string }) {
             </div>
             <div>
               <h4>Downgrade report</h4>
-              {body.downgrades === null ||
-              (Array.isArray(body.downgrades) && body.downgrades.length === 0) ||
-              (isRecord(body.downgrades) && Object.keys(body.downgrades).length === 0) ? (
+              {body.downgrades.entries.length === 0 && body.downgrades.limits.length === 0 ? (
                 <p className="success">
                   Nothing lost: {format} carries every constraint of this version.
                 </p>
@@ -156,20 +160,16 @@ function ExportPreview({ tool, version }: { tool: Tool; version: string }) {
   );
 }
 
-function VersionDiffView({ toolId, versions }: { toolId: string; versions: ToolVersion[] }) {
+function VersionDiffView({ toolId, versions }: { toolId: string; versions: LoadedVersion[] }) {
   const id = useId();
   const [from, setFrom] = useState(versions[1]?.version ?? versions[0]?.version ?? '');
   const [to, setTo] = useState(versions[0]?.version ?? '');
-  const diff = useApi<VersionDiff>(
-    from !== '' && to !== '' && from !== to
-      ? `/v1/tools/${toolId}/diff${query({ from, to })}`
-      : null,
+  const diff = useApi(
+    routes.diffToolVersions,
+    from !== '' && to !== '' && from !== to ? { params: { toolId }, query: { from, to } } : null,
   );
   const byVersion = new Map(versions.map((version) => [version.version, version]));
-  const parametersOf = (version: string) => {
-    const ir = byVersion.get(version)?.ir;
-    return isRecord(ir) ? ir['parameters'] : undefined;
-  };
+  const parametersOf = (version: string) => byVersion.get(version)?.ir?.['parameters'];
   if (versions.length < 2) return null;
   return (
     <section className="card" aria-labelledby={`${id}-heading`}>
@@ -242,7 +242,7 @@ function PublishVersion({
   onPublished,
 }: {
   tool: Tool;
-  versions: ToolVersion[];
+  versions: LoadedVersion[];
   onPublished: () => void;
 }) {
   const id = useId();
@@ -260,10 +260,14 @@ function PublishVersion({
       );
       return;
     }
+    if (!isRecord(ir)) {
+      setError('The ToolIR must be a JSON object.');
+      return;
+    }
     setBusy(true);
     setError(null);
-    apiFetch<ToolVersion>(`/v1/tools/${tool.id}/versions`, {
-      method: 'POST',
+    apiRequest(routes.publishToolVersion, {
+      params: { toolId: tool.id },
       body: { ir, status: 'published' },
     }).then(
       () => {
@@ -309,14 +313,15 @@ function PublishVersion({
 export default function ToolPage() {
   const { toolId } = useParams<{ toolId: string }>();
   const { user } = useSession();
-  const tool = useApi<Tool>(`/v1/tools/${toolId}`);
-  const versions = useApi<Page<ToolVersion>>(`/v1/tools/${toolId}/versions`);
+  const tool = useApi(routes.getTool, { params: { toolId } });
+  const versions = useApi(routes.listToolVersions, { params: { toolId } });
   const [selected, setSelected] = useState<string | null>(null);
   const selectedVersion = selected ?? versions.data?.items[0]?.version ?? null;
-  const detail = useApi<ToolVersion>(
-    selectedVersion === null ? null : `/v1/tools/${toolId}/versions/${selectedVersion}`,
+  const detail = useApi(
+    routes.getToolVersion,
+    selectedVersion === null ? null : { params: { toolId, version: selectedVersion } },
   );
-  const [withIr, setWithIr] = useState<ToolVersion[]>([]);
+  const [withIr, setWithIr] = useState<LoadedVersion[]>([]);
 
   // The diff and the publish template need every version's IR; the list route leaves it out.
   useEffect(() => {
@@ -324,10 +329,10 @@ export default function ToolPage() {
     if (items === undefined) return;
     let active = true;
     Promise.all(
-      items.map((version) =>
-        apiFetch<ToolVersion>(`/v1/tools/${toolId}/versions/${version.version}`).catch(
-          () => version,
-        ),
+      items.map((version): Promise<LoadedVersion> =>
+        apiRequest(routes.getToolVersion, {
+          params: { toolId, version: version.version },
+        }).catch(() => version),
       ),
     ).then(
       (loaded) => active && setWithIr(loaded),

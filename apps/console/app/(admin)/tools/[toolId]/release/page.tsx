@@ -3,15 +3,8 @@
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { apiFetch, describeError } from '../../../../lib/api';
-import type {
-  Page,
-  Release,
-  ReleaseHealth,
-  Tool,
-  ToolVersion,
-  VersionStats,
-} from '../../../../lib/api-types';
+import { routes, type CanaryVersionStats, type Release } from '@toolgate/contract';
+import { apiRequest, describeError } from '../../../../lib/api';
 import { formatMs, formatPercent, formatTime } from '../../../../lib/format';
 import { ConfirmButton } from '../../../../components/confirm-button';
 import { CanaryForm } from '../../../../components/forms/canary-form';
@@ -20,7 +13,7 @@ import { canAdminister, useSession } from '../../../../components/session';
 import { ErrorState, Loaded, Loading } from '../../../../components/states';
 import { useApi } from '../../../../components/use-api';
 
-function StatsColumn({ title, stats }: { title: string; stats: VersionStats | null }) {
+function StatsColumn({ title, stats }: { title: string; stats: CanaryVersionStats | null }) {
   return (
     <div className="stat-card">
       <h4>
@@ -49,10 +42,11 @@ export default function ReleasePage() {
   const { toolId } = useParams<{ toolId: string }>();
   const { user } = useSession();
   const admin = canAdminister(user.role);
-  const tool = useApi<Tool>(`/v1/tools/${toolId}`);
-  const release = useApi<Release>(`/v1/tools/${toolId}/release`);
-  const versions = useApi<Page<ToolVersion>>(`/v1/tools/${toolId}/versions`);
-  const health = useApi<ReleaseHealth>(`/v1/tools/${toolId}/release/health`, { pollMs: 5000 });
+  const params = { toolId };
+  const tool = useApi(routes.getTool, { params });
+  const release = useApi(routes.getRelease, { params });
+  const versions = useApi(routes.listToolVersions, { params });
+  const health = useApi(routes.getReleaseHealth, { params }, { pollMs: 5000 });
   const [stable, setStable] = useState('');
   const [deprecating, setDeprecating] = useState('');
   const [message, setMessage] = useState<string | null>(null);
@@ -64,10 +58,10 @@ export default function ReleasePage() {
     health.reload();
     tool.reload();
   };
-  const act = (label: string, path: string, request: { method: 'PUT' | 'POST'; body: unknown }) => {
+  const act = (label: string, change: () => Promise<Release>) => {
     setError(null);
     setMessage(null);
-    apiFetch<Release>(path, request).then(
+    change().then(
       () => {
         setMessage(label);
         refresh();
@@ -150,10 +144,9 @@ export default function ReleasePage() {
             disabled={!admin || chosenStable === '' || chosenStable === current.stable_version}
             question={`Serve ${chosenStable} to every caller not in the canary?`}
             onConfirm={() =>
-              act(`Stable is now ${chosenStable}.`, `/v1/tools/${toolId}/release/stable`, {
-                method: 'PUT',
-                body: { version: chosenStable },
-              })
+              act(`Stable is now ${chosenStable}.`, () =>
+                apiRequest(routes.setStableVersion, { params, body: { version: chosenStable } }),
+              )
             }
           />
         </section>
@@ -200,10 +193,9 @@ export default function ReleasePage() {
             disabled={!admin || current.canary_version === null}
             question={`Make ${current.canary_version ?? 'the canary'} stable for everyone?`}
             onConfirm={() =>
-              act('Promoted the canary to stable.', `/v1/tools/${toolId}/release/promote`, {
-                method: 'POST',
-                body: {},
-              })
+              act('Promoted the canary to stable.', () =>
+                apiRequest(routes.promoteCanary, { params, body: {} }),
+              )
             }
           />
           <ConfirmButton
@@ -218,10 +210,7 @@ export default function ReleasePage() {
                 : `Return stable to ${current.previous_stable_version ?? 'the previous version'}?`
             }
             onConfirm={() =>
-              act('Rolled back.', `/v1/tools/${toolId}/release/rollback`, {
-                method: 'POST',
-                body: {},
-              })
+              act('Rolled back.', () => apiRequest(routes.rollbackRelease, { params, body: {} }))
             }
           />
         </div>
