@@ -1,11 +1,26 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { RouteDefinition } from '@toolgate/contract';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { findRequestProblems } from '../common/zod-validation.pipe';
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import { ROUTE_METADATA } from './endpoint.decorator';
 
 const PARTS = ['params', 'query', 'headers', 'body'] as const;
+
+/**
+ * Only the headers the route reads: a request carries a dozen others, which the loose headers
+ * schema would copy and walk on every call for nothing.
+ */
+function declaredHeaders(
+  schema: z.ZodType,
+  headers: FastifyRequest['headers'],
+): Record<string, unknown> {
+  const declared = schema instanceof z.ZodObject ? Object.keys(schema.shape) : Object.keys(headers);
+  const picked: Record<string, unknown> = {};
+  for (const name of declared) if (headers[name] !== undefined) picked[name] = headers[name];
+  return picked;
+}
 
 /** Parses a request's parts with its route's schemas; every problem of every part becomes one 400. */
 export function parseRouteInput(
@@ -23,7 +38,11 @@ export function parseRouteInput(
   for (const part of PARTS) {
     const schema = route[part];
     if (schema === undefined) continue;
-    const result = findRequestProblems(schema, request[part], part);
+    const result = findRequestProblems(
+      schema,
+      part === 'headers' ? declaredHeaders(schema, request.headers) : request[part],
+      part,
+    );
     if (result.ok) input[part] = result.value;
     else {
       firstPart ??= part;
