@@ -48,6 +48,7 @@ import type { Database } from './database/database';
 import { APP_CONFIG, DATABASE } from './database/database.tokens';
 import { ExportCache } from './exports/export-cache';
 import { ExportsController } from './exports/exports.controller';
+import { ExportSnapshotsRepository } from './exports/export-snapshots.repository';
 import { ExportsService } from './exports/exports.service';
 import { HealthController } from './health/health.controller';
 import { ImportsController } from './imports/imports.controller';
@@ -145,6 +146,7 @@ export class AppModule {
         CanaryGuardService,
         ReleaseHealthService,
         ExportCache,
+        ExportSnapshotsRepository,
         ExportsService,
         ApprovalsRepository,
         PoliciesRepository,

@@ -132,9 +132,12 @@ export async function runToolLoop<TRequest extends object>(
       ];
       wire = adapter.resultsToWire(results);
     } else {
-      const executed = await (gateway as Toolgate).execute({
+      const client = gateway as Toolgate;
+      const executed = await client.execute({
         provider,
         payload: response,
+        // The versions of the export the offered tools came from: the calls run what the model saw.
+        ...client.versionsOf(dialect.offered(request)),
         idempotencyKey: newIdempotencyKey(),
         ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),

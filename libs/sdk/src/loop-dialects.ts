@@ -20,7 +20,16 @@ export interface LoopDialect {
   read(response: unknown): ModelTurn;
   /** A copy of the request with the model's turn and the tool results (wire) appended. */
   append(request: object, input: { turn: ModelTurn; results: unknown }): object;
+  /** The tool definitions the request offers the model (to find the export they came from). */
+  offered(request: object): readonly unknown[];
 }
+
+function listAt(value: unknown, key: string): readonly unknown[] {
+  const list = isRecord(value) ? value[key] : undefined;
+  return Array.isArray(list) ? list : [];
+}
+
+const requestTools = (request: object): readonly unknown[] => listAt(request, 'tools');
 
 function asList(results: unknown): unknown[] {
   return Array.isArray(results) ? results : [results];
@@ -64,6 +73,7 @@ const ChatCompletionSchema = z.looseObject({
 const ChatRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 
 const openAIChat: LoopDialect = {
+  offered: requestTools,
   call: (client, request) => invoke(client, ['chat', 'completions', 'create'], request),
   read(response) {
     const message = parseResponse(ChatCompletionSchema, response, 'the chat completion').choices[0]
@@ -101,6 +111,7 @@ const ResponsesRequestSchema = z.looseObject({
 });
 
 const openAIResponses: LoopDialect = {
+  offered: requestTools,
   call: (client, request) => invoke(client, ['responses', 'create'], request),
   read(response) {
     const { output } = parseResponse(ResponseSchema, response, 'the response');
@@ -135,6 +146,7 @@ const MessageSchema = z.looseObject({
 const MessagesRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 
 const anthropic: LoopDialect = {
+  offered: requestTools,
   call: (client, request) => invoke(client, ['messages', 'create'], request),
   read(response) {
     const { content } = parseResponse(MessageSchema, response, 'the message');
@@ -188,6 +200,7 @@ function geminiContents(contents: unknown): unknown[] {
 }
 
 const gemini: LoopDialect = {
+  offered: (request) => listAt(isRecord(request) ? request['config'] : undefined, 'tools'),
   call: (client, request) => invoke(client, ['models', 'generateContent'], request),
   read(response) {
     const content = parseResponse(GeminiResponseSchema, response, 'the generateContent response')

@@ -57,6 +57,7 @@ const exportBody = {
   format: 'anthropic',
   tools: [anthropicTool],
   request_options: {},
+  snapshot: 'snap_3kTMd4pQz9WcJ0xR7b2NfA',
   resolution: [stableResolution],
   skipped: [],
   downgrades: { entries: [], names: [{ name: 'search', wireName: 'search' }], limits: [] },

@@ -77,6 +77,11 @@ export interface ToolExport<TProvider extends Provider> {
   tools: Array<WireToolByProvider[TProvider]>;
   /** How each tool's version was chosen for this caller (pinned, canary or stable). */
   resolution: ExportToolResolution[];
+  /**
+   * Names the versions in `resolution`. `execute` and the loop send it for you when the request
+   * offers tools of this export; pass it as `execute({ snapshot })` when you keep tools elsewhere.
+   */
+  snapshot: string;
   /** Tools left out for this caller (no stable release, past sunset, in a brownout). */
   skipped: ExportSkippedTool[];
   /** Request-level fields to spread into the provider request, e.g. `parallel_tool_calls`. */
@@ -103,7 +108,23 @@ export interface ExecuteOptions<TProvider extends Provider> {
   followTimeoutMs?: number;
   /** Every event of the calls being followed (after a 202). */
   onEvent?: (event: CallEvent) => void;
+  /**
+   * The `snapshot` of the export the model was shown: each call runs the version that export
+   * served, even after a release moved on (see `versionsOf`).
+   */
+  snapshot?: string;
+  /** A version, a range, `stable` or `canary` per tool name; wins over `snapshot`. */
+  pins?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+}
+
+/** Which versions a batch of calls runs: the export's snapshot, or pins when tools came from several. */
+export type CallVersions = Pick<ExecuteOptions<Provider>, 'snapshot' | 'pins'>;
+
+/** The export a wire tool object came from: its snapshot and the version it served per tool name. */
+interface ExportedFrom {
+  snapshot: string;
+  versions: Readonly<Record<string, string>>;
 }
 
 /** The calls' results in the provider's wire format, ready to append to the conversation. */
@@ -161,6 +182,7 @@ function exportsUrl(query: ToolsQuery<Provider>): string {
 export class Toolgate {
   private readonly transport: HttpTransport;
   private readonly deprecations: DeprecationNotices;
+  private readonly exported = new WeakMap<object, ExportedFrom>();
   private readonly exportCache = new Map<
     string,
     { etag: string; exported: ToolExport<Provider> }
@@ -234,7 +256,10 @@ export class Toolgate {
       this.deprecations.observe({ url, headers, resolution: cached.exported.resolution });
       // A copy: the caller may change what it gets (add tools, edit descriptions) without touching
       // the cache. The cache key holds the format, so the entry is of TProvider.
-      return { ...structuredClone(cached.exported), fromCache: true } as ToolExport<TProvider>;
+      return this.remember({
+        ...structuredClone(cached.exported),
+        fromCache: true,
+      } as ToolExport<TProvider>);
     }
     const body = answer.body;
     if (body.format !== query.format) {
@@ -250,6 +275,7 @@ export class Toolgate {
       // the format just checked, and the provider validates them when they are sent.
       tools: body.tools as Array<WireToolByProvider[TProvider]>,
       resolution: body.resolution,
+      snapshot: body.snapshot,
       skipped: body.skipped,
       requestOptions: body.request_options,
       downgrades: body.downgrades,
@@ -258,7 +284,45 @@ export class Toolgate {
     };
     const etag = headers.get('etag');
     if (etag !== null) this.exportCache.set(path, { etag, exported: structuredClone(fresh) });
-    return fresh;
+    return this.remember(fresh);
+  }
+
+  /**
+   * The versions calls made with `tools` must run: the snapshot of the export they came from, or,
+   * when they came from several exports, a pin per tool to the version each export served. Tools
+   * this client did not export (local ones, copies) add nothing.
+   */
+  versionsOf(tools: readonly unknown[]): CallVersions {
+    const sources = tools.flatMap((tool) => {
+      const from = typeof tool === 'object' && tool !== null ? this.exported.get(tool) : undefined;
+      return from === undefined ? [] : [from];
+    });
+    const snapshots = new Set(sources.map((source) => source.snapshot));
+    const [only] = snapshots;
+    if (only === undefined) return {};
+    if (snapshots.size === 1) return { snapshot: only };
+    return {
+      pins: Object.assign({}, ...sources.map((source) => source.versions)) as Record<
+        string,
+        string
+      >,
+    };
+  }
+
+  // Each tool object handed out is remembered with its export, so the loop can find the versions
+  // from the request's own `tools` without the app passing them along.
+  private remember<TProvider extends Provider>(
+    exported: ToolExport<TProvider>,
+  ): ToolExport<TProvider> {
+    // Per export, not per tool: one Gemini tool object declares every function of the export.
+    const from: ExportedFrom = {
+      snapshot: exported.snapshot,
+      versions: Object.fromEntries(exported.resolution.map((entry) => [entry.name, entry.version])),
+    };
+    for (const tool of exported.tools) {
+      if (typeof tool === 'object' && tool !== null) this.exported.set(tool, from);
+    }
+    return exported;
   }
 
   /**
@@ -275,6 +339,8 @@ export class Toolgate {
       payload: options.payload,
       ...(options.conversationId === undefined ? {} : { conversation_id: options.conversationId }),
       ...(options.waitMs === undefined ? {} : { wait_ms: options.waitMs }),
+      ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
+      ...(options.pins === undefined ? {} : { pins: { ...options.pins } }),
     };
     const answer = await this.transport.send(
       {

@@ -28,6 +28,11 @@ export class CallsController {
       conversationId: input.body.conversation_id,
       waitMs: input.body.wait_ms,
       idempotencyKey: input.headers['idempotency-key'],
+      versions: {
+        subject: input.headers['x-toolgate-subject'],
+        snapshot: input.body.snapshot,
+        pins: input.body.pins,
+      },
     });
     // Deprecation / Sunset / Link when a deprecated version served a call, as exports send them.
     void reply.status(outcome.status).headers(outcome.headers);
@@ -45,6 +50,7 @@ export class CallsController {
       conversationId: input.query.conversation_id,
       waitMs: input.query.wait_ms,
       idempotencyKey: input.headers['idempotency-key'],
+      versions: { subject: input.headers['x-toolgate-subject'], snapshot: input.query.snapshot },
     });
     // Deprecation / Sunset / Link when a deprecated version served a call, as exports send them.
     void reply.status(outcome.status).headers(outcome.headers);

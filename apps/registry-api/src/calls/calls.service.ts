@@ -33,6 +33,7 @@ import {
   type ToolResultIR,
 } from '@toolgate/toolir';
 import { z } from 'zod';
+import { canarySubjectOf } from '../auth/canary-subject';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
@@ -42,6 +43,11 @@ import {
   deprecationNotice,
   type VersionDeprecation,
 } from '../tools/deprecation-headers';
+import {
+  ExportSnapshotsRepository,
+  type SnapshotVersions,
+} from '../exports/export-snapshots.repository';
+import { sunsetException } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
 import { GatewayHost } from './gateway-host';
@@ -67,6 +73,18 @@ export interface SubmitCallsInput {
   conversationId: string | undefined;
   waitMs: number | undefined;
   idempotencyKey: string | undefined;
+  /** Which versions the calls run; by default the release's, bucketed by the API key. */
+  versions?: CallVersionSelection;
+}
+
+/**
+ * What decides a call's version, strongest first: the call's own `tool_version` (IR calls), a
+ * pin by tool name, the export snapshot the model was shown, then the release for `subject`.
+ */
+export interface CallVersionSelection {
+  subject?: string | undefined;
+  snapshot?: string | undefined;
+  pins?: Readonly<Record<string, string>> | undefined;
 }
 
 interface ResolvedCall {
@@ -139,6 +157,7 @@ export class CallsService {
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
     @Inject(ToolsRepository) private readonly tools: ToolsRepository,
+    @Inject(ExportSnapshotsRepository) private readonly snapshots: ExportSnapshotsRepository,
   ) {}
 
   /** Reads the calls out of a provider payload; anything unreadable is a 4xx and nothing is recorded. */
@@ -286,7 +305,7 @@ export class CallsService {
         issues: [{ path: '/body/payload', message: 'contains no tool calls' }],
       });
     }
-    const resolved = await this.resolve(principal, input.calls);
+    const resolved = await this.resolve(principal, input.calls, input.versions ?? {});
     // A turn of readonly tools declared inline, none waiting for another, runs here with no queue
     // hop; anything else goes through the queue.
     const inline = resolved.every(
@@ -488,6 +507,23 @@ export class CallsService {
     return principal.teamId;
   }
 
+  /** The versions an export snapshot names; a handle no export gave out is refused. */
+  private async snapshotOf(handle: string | undefined): Promise<SnapshotVersions | undefined> {
+    if (handle === undefined) return undefined;
+    const versions = await this.snapshots.find(handle);
+    if (versions === undefined) {
+      throw new ToolException('invalid_request', `No export answered with snapshot ${handle}.`, {
+        issues: [
+          {
+            path: '/snapshot',
+            message: 'names no export snapshot; send the `snapshot` of an export of these tools',
+          },
+        ],
+      });
+    }
+    return versions;
+  }
+
   private idempotencyKeyOf(
     input: Pick<SubmitCallsInput, 'conversationId' | 'idempotencyKey'>,
     call: ToolCallIR,
@@ -502,8 +538,12 @@ export class CallsService {
   private async resolve(
     principal: Principal,
     calls: readonly ToolCallIR[],
+    selection: CallVersionSelection,
   ): Promise<ResolvedCall[]> {
     const teamId = this.requireTeam(principal);
+    const snapshot = await this.snapshotOf(selection.snapshot);
+    const subject = canarySubjectOf(principal, selection.subject);
+    const now = new Date();
     const seen = new Set<string>();
     const issues: ProblemIssue[] = [];
     calls.forEach((call, index) => {
@@ -523,44 +563,20 @@ export class CallsService {
     const resolved: ResolvedCall[] = [];
     calls.forEach((call, index) => {
       const tool = tools.get(call.name);
-      const stable = tool?.release?.stableVersion ?? null;
-      if (tool === undefined || stable === null) {
+      if (tool === undefined) {
         issues.push({
           path: `/calls/${index}/name`,
-          message:
-            tool === undefined
-              ? `no tool named "${call.name}" is registered for this team`
-              : `tool "${call.name}" has no stable release`,
+          message: `no tool named "${call.name}" is registered for this team`,
         });
         return;
       }
-      try {
-        const version = resolveVersion({
-          versions: tool.versions.map((row) => ({
-            version: row.version,
-            sunset_at: row.sunsetAt,
-            deprecated_at: row.deprecatedAt,
-            status: row.status,
-          })),
-          stable,
-          canary:
-            tool.release?.canaryVersion && tool.release.canaryPercent > 0
-              ? { version: tool.release.canaryVersion, percent: tool.release.canaryPercent }
-              : null,
-          subject: principal.keyId ?? principal.actor,
-          toolId: tool.id,
-        }).version;
-        const ir = tool.versions.find((row) => row.version === version)?.ir;
-        if (ir === undefined)
-          throw new ToolgateError('version_not_found', `version ${version} is gone`);
-        resolved.push({ call, tool, version, ir });
-      } catch (error) {
-        if (!ToolgateError.isInstance(error)) throw error;
-        issues.push({
-          path: `/calls/${index}/name`,
-          message: `tool "${call.name}": ${error.message}`,
-        });
+      const pin = call.tool_version ?? selection.pins?.[call.name] ?? snapshot?.[tool.id];
+      const resolution = resolveCallVersion({ tool, pin, subject, now });
+      if (resolution.kind === 'refused') {
+        issues.push({ path: `/calls/${index}/name`, message: resolution.message });
+        return;
       }
+      resolved.push({ call, tool, version: resolution.version, ir: resolution.ir });
     });
     if (issues.length > 0) {
       throw new ToolException('unknown_tool', 'Some calls name tools that cannot be called.', {
@@ -568,6 +584,61 @@ export class CallsService {
       });
     }
     return resolved;
+  }
+}
+
+/**
+ * The version one call runs. A version that was pinned (by the call, a pin or a snapshot) and is
+ * past its sunset is a 410 naming the successor, as an export of it is; anything else that cannot
+ * be resolved is reported with the other calls' problems.
+ */
+export function resolveCallVersion(input: {
+  tool: CatalogTool;
+  pin: string | undefined;
+  subject: string;
+  now: Date;
+}): { kind: 'resolved'; version: string; ir: ToolIR } | { kind: 'refused'; message: string } {
+  const { tool, pin, subject, now } = input;
+  const stable = tool.release?.stableVersion ?? null;
+  const label = pin === undefined || pin === 'stable' || pin === 'canary';
+  if (stable === null && label) {
+    return { kind: 'refused', message: `tool "${tool.name}" has no stable release` };
+  }
+  try {
+    const { version } = resolveVersion({
+      versions: tool.versions.map((row) => ({
+        version: row.version,
+        sunset_at: row.sunsetAt,
+        deprecated_at: row.deprecatedAt,
+        status: row.status,
+      })),
+      // Without a release only a pin selects a version; any existing version satisfies the argument.
+      stable: stable ?? tool.versions[0]?.version ?? '0.0.0',
+      canary:
+        tool.release?.canaryVersion && tool.release.canaryPercent > 0
+          ? { version: tool.release.canaryVersion, percent: tool.release.canaryPercent }
+          : null,
+      pin: pin ?? null,
+      subject,
+      toolId: tool.id,
+      now,
+    });
+    const row = tool.versions.find((candidate) => candidate.version === version);
+    if (row === undefined || row.status !== 'published') {
+      return {
+        kind: 'refused',
+        message: `tool "${tool.name}": version ${version} is not published`,
+      };
+    }
+    return { kind: 'resolved', version, ir: row.ir };
+  } catch (error) {
+    if (!ToolgateError.isInstance(error)) throw error;
+    if (error.code === 'version_sunset' && !label) {
+      const details = (error.details ?? {}) as { version?: string };
+      const row = tool.versions.find((candidate) => candidate.version === details.version);
+      if (row !== undefined) throw sunsetException({ toolId: tool.id, ...row });
+    }
+    return { kind: 'refused', message: `tool "${tool.name}": ${error.message}` };
   }
 }
 

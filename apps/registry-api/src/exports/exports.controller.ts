@@ -2,6 +2,7 @@ import { Controller, Inject, Res } from '@nestjs/common';
 import { routes, type RouteInput } from '@toolgate/contract';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import { canarySubjectOf } from '../auth/canary-subject';
 import type { Principal } from '../auth/principal';
 import { Endpoint } from '../contract/endpoint.decorator';
 import { Input } from '../contract/route-input.decorator';
@@ -30,7 +31,7 @@ export class ExportsController {
     const rendered = await this.exportsService.export(
       principal,
       input.query,
-      input.headers['x-toolgate-subject'] ?? principal.actor,
+      canarySubjectOf(principal, input.headers['x-toolgate-subject']),
     );
     // The body depends on the subject (canary bucket) and the key (visibility).
     void reply.headers({

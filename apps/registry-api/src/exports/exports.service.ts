@@ -28,6 +28,7 @@ import {
   type ToolWithRelease,
 } from '../tools/tools.repository';
 import { ExportCache } from './export-cache';
+import { ExportSnapshotsRepository } from './export-snapshots.repository';
 import { toolsToWire } from './wire-adapters';
 
 const MAX_EXPORTED_TOOLS = 500;
@@ -75,10 +76,12 @@ let catalogIds = 0;
 
 @Injectable()
 export class ExportsService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ToolsRepository) private readonly tools: ToolsRepository,
     @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
+    @Inject(ExportSnapshotsRepository) private readonly snapshots: ExportSnapshotsRepository,
   ) {}
 
   async export(principal: Principal, query: ExportQuery, subject: string): Promise<RenderedExport> {
@@ -105,7 +108,7 @@ export class ExportsService {
     }
     const cached = this.cache.get<RenderedExport>(key);
     if (cached) return cached;
-    const rendered = this.render(
+    const rendered = await this.render(
       query,
       picked.filter(isChoice),
       picked.filter((entry): entry is ExportSkippedTool => !isChoice(entry)),
@@ -238,11 +241,11 @@ export class ExportsService {
     });
   }
 
-  private render(
+  private async render(
     query: ExportQuery,
     choices: Choice[],
     skipped: ExportSkippedTool[],
-  ): RenderedExport {
+  ): Promise<RenderedExport> {
     const irs = choices.map((choice) => choice.row.ir as unknown as ToolIR);
     const wire = toolsToWire(query.format, irs);
     const resolution: ExportToolResolution[] = choices.map(({ tool, row, resolved }) => ({
@@ -254,10 +257,15 @@ export class ExportsService {
       sunset_at: row.sunsetAt?.toISOString() ?? null,
       successor_version: row.successorVersion,
     }));
+    // Stored before the export is answered, so a call the model makes with it always finds it.
+    const snapshot = await this.snapshots.save(
+      Object.fromEntries(choices.map(({ tool, row }) => [tool.id, row.version])),
+    );
     const body: ExportBody = {
       format: query.format,
       tools: wire.tools,
       request_options: wire.request_options,
+      snapshot,
       resolution,
       skipped,
       downgrades: wire.downgrades,

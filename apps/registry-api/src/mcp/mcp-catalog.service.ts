@@ -1,3 +1,4 @@
+import { canarySubjectOf } from '../auth/canary-subject';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ErrorCode,
@@ -60,7 +61,7 @@ export class McpCatalogService {
     const rendered = await this.exportsService.export(
       principal,
       { format: 'mcp' },
-      principal.keyId ?? principal.actor,
+      canarySubjectOf(principal, undefined),
     );
     const parsed = McpExportSchema.parse(JSON.parse(rendered.body));
     const tools = parsed.tools.sort(byName);

@@ -66,7 +66,9 @@ export function lifecycleOf(row: ToolVersionRow): VersionLifecycle {
 }
 
 /** The 410 for a version past its sunset (or in a brownout), naming its successor. */
-export function sunsetException(row: ToolVersionRow): ToolException {
+export function sunsetException(
+  row: Pick<ToolVersionRow, 'toolId' | 'version' | 'successorVersion' | 'sunsetAt'>,
+): ToolException {
   const successor = row.successorVersion;
   return new ToolException(
     'version_sunset',

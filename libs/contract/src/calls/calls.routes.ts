@@ -50,7 +50,7 @@ const accepted = {
 } as const satisfies RouteResponse;
 
 const CALL_PROBLEMS_DESCRIPTION =
-  'Nothing is recorded when the request is refused: `invalid_payload` when the payload holds no readable tool calls (or two with one id), `unknown_tool` when a call names a tool the team cannot call, `conflict` when the Idempotency-Key already names other calls. A call whose arguments do not match the tool is not refused: it gets an `invalid_arguments` result for the model.';
+  'Nothing is recorded when the request is refused: `invalid_payload` when the payload holds no readable tool calls (or two with one id), `unknown_tool` when a call names a tool the team cannot call, `conflict` when the Idempotency-Key already names other calls, `version_sunset` (410, with the successor) when a pinned or snapshot version is past its sunset, `invalid_request` for a `snapshot` no export gave out. A call whose arguments do not match the tool is not refused: it gets an `invalid_arguments` result for the model.';
 
 export const callsRoutes = {
   createCalls: defineRoute({
@@ -102,7 +102,7 @@ export const callsRoutes = {
       },
       202: accepted,
     },
-    problems: ['unknown_format', 'invalid_payload', 'unknown_tool', 'conflict'],
+    problems: ['unknown_format', 'invalid_payload', 'unknown_tool', 'conflict', 'version_sunset'],
   }),
   createIRCalls: defineRoute({
     operationId: 'createIRCalls',
@@ -127,7 +127,7 @@ export const callsRoutes = {
       },
       202: accepted,
     },
-    problems: ['invalid_payload', 'unknown_tool', 'conflict'],
+    problems: ['invalid_payload', 'unknown_tool', 'conflict', 'version_sunset'],
   }),
   listCalls: defineRoute({
     operationId: 'listCalls',

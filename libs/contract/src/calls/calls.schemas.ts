@@ -2,6 +2,13 @@ import { ToolCallIRSchema, ToolResultIRSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { CursorParamSchema, LimitSchema, pageOf, TimestampSchema } from '../common/pagination';
 import { PolicyDecisionSchema } from '../policies/policies.schemas';
+import {
+  CallPinsSchema,
+  SnapshotHandleSchema,
+  SUBJECT_HEADER_DESCRIPTION,
+  SubjectHeaderSchema,
+  VersionSpecSchema,
+} from '../common/version-selection';
 
 /** Longest a request may wait for its calls; past it the answer is 202 with the call ids. */
 export const MAX_CALL_WAIT_MS = 60_000;
@@ -49,12 +56,21 @@ export const CreateCallsSchema = z.strictObject({
   wait_ms: WaitMsSchema.optional().meta({
     description: `How long the request may wait for the calls to finish, up to ${MAX_CALL_WAIT_MS}; default configured.`,
   }),
+  snapshot: SnapshotHandleSchema.optional(),
+  pins: CallPinsSchema.optional(),
 });
 export type CreateCallsRequest = z.input<typeof CreateCallsSchema>;
 export type CreateCallsInput = z.output<typeof CreateCallsSchema>;
 
 export const CreateIRCallsSchema = z
-  .array(ToolCallIRSchema.omit({ tool_version: true }))
+  .array(
+    ToolCallIRSchema.extend({
+      tool_version: VersionSpecSchema.optional().meta({
+        description:
+          'The version to run: `2.1.0`, `^2.1`, `stable` or `canary`; wins over `?snapshot=`. Default: the release (the canary for this subject).',
+      }),
+    }),
+  )
   .min(1)
   .max(MAX_CALLS_PER_REQUEST);
 export type CreateIRCallsRequest = z.input<typeof CreateIRCallsSchema>;
@@ -73,6 +89,7 @@ export const CreateIRCallsQuerySchema = z.strictObject({
   conversation_id: ConversationIdSchema.optional().meta({
     description: 'Groups calls of one conversation.',
   }),
+  snapshot: SnapshotHandleSchema.optional(),
 });
 export type CreateIRCallsQuery = z.output<typeof CreateIRCallsQuerySchema>;
 
@@ -85,6 +102,7 @@ export const IdempotencyKeySchema = z
   .optional();
 
 export const CreateCallsHeadersSchema = z.looseObject({
+  'x-toolgate-subject': SubjectHeaderSchema.meta({ description: SUBJECT_HEADER_DESCRIPTION }),
   'idempotency-key': IdempotencyKeySchema.meta({
     description:
       'Executes each call of the request once: a repeat with the same key answers with the recorded calls; the same key with other arguments is a conflict.',

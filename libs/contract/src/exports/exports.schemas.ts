@@ -3,6 +3,12 @@ import { TagSchema, ToolNameSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { ProviderObjectSchema } from '../calls/calls.schemas';
 import { TimestampSchema } from '../common/pagination';
+import {
+  SnapshotHandleSchema,
+  SUBJECT_HEADER_DESCRIPTION,
+  SubjectHeaderSchema,
+  VersionSpecSchema,
+} from '../common/version-selection';
 
 const listParam = <TItem extends z.ZodType<unknown, string>>(item: TItem, max: number) =>
   z
@@ -23,7 +29,7 @@ export const ExportPinSchema = z
     const at = pin.lastIndexOf('@');
     return { name: pin.slice(0, at), spec: pin.slice(at + 1) };
   })
-  .pipe(z.object({ name: ToolNameSchema, spec: z.string().min(1).max(100) }));
+  .pipe(z.object({ name: ToolNameSchema, spec: VersionSpecSchema }));
 
 export const ExportFormatSchema = z
   .enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(', ')}` })
@@ -45,13 +51,10 @@ export const ExportQuerySchema = z.strictObject({
 export type ExportQuery = z.output<typeof ExportQuerySchema>;
 
 /** Who is asking, for canary bucketing; defaults to the API key. */
-export const ExportSubjectHeaderSchema = z.string().trim().min(1).max(256).optional();
+export const ExportSubjectHeaderSchema = SubjectHeaderSchema;
 
 export const ExportHeadersSchema = z.looseObject({
-  'x-toolgate-subject': ExportSubjectHeaderSchema.meta({
-    description:
-      'Who is asking (a user, a session), for canary bucketing: the same subject always gets the same side. Default: the API key.',
-  }),
+  'x-toolgate-subject': ExportSubjectHeaderSchema.meta({ description: SUBJECT_HEADER_DESCRIPTION }),
   'if-none-match': z
     .string()
     .optional()
@@ -131,6 +134,10 @@ export const ExportSchema = z
     request_options: ProviderObjectSchema.meta({
       description:
         'Request-level fields to spread into the provider call, e.g. `parallel_tool_calls` or `tool_choice`.',
+    }),
+    snapshot: SnapshotHandleSchema.meta({
+      description:
+        'Names the versions in `resolution`: send it with the calls the model makes with these tools (`snapshot` of POST /v1/calls, `?snapshot=` of POST /v1/calls/ir) and each runs the version shown here, whatever the release serves by then.',
     }),
     resolution: z.array(ExportToolResolutionSchema),
     skipped: z.array(ExportSkippedToolSchema),
