@@ -429,6 +429,60 @@ async function writeInPieces(response: ServerResponse, text: string): Promise<vo
   }
 }
 
+describe('Toolgate#versionsOf', () => {
+  const otherSnapshot = 'snap_9xY2bQ7mN4kLp0Rz8wVt3c';
+  const fetchTool = { ...anthropicTool, name: 'fetch' };
+  const fetchResolution = { ...stableResolution, name: 'fetch', version: '1.4.0' };
+
+  it('names the export the offered tools came from, or pins each tool when they came from several', async () => {
+    const { client } = await setup((request, response) => {
+      const names = new URL(request.url, 'http://x').searchParams.get('names');
+      sendJson(response, {
+        body:
+          names === 'fetch'
+            ? {
+                ...exportBody,
+                tools: [fetchTool],
+                resolution: [fetchResolution],
+                snapshot: otherSnapshot,
+              }
+            : exportBody,
+        headers: { ...exportHeaders, etag: `"${names ?? ''}"` },
+      });
+    });
+    const search = await client.tools({ format: 'anthropic', names: ['search'] });
+    const fetched = await client.tools({ format: 'anthropic', names: ['fetch'] });
+    expect(search.snapshot).toBe(exportBody.snapshot);
+    expect(client.versionsOf([...search.tools])).toEqual({ snapshot: exportBody.snapshot });
+    expect(client.versionsOf([...search.tools, ...fetched.tools])).toEqual({
+      pins: { search: '2.1.0', fetch: '1.4.0' },
+    });
+    // Tools this client did not hand out (local ones, rebuilt objects) name no version.
+    expect(client.versionsOf([{ ...anthropicTool }, 'text', null])).toEqual({});
+    expect(client.versionsOf([])).toEqual({});
+  });
+
+  it('sends the snapshot and the pins with the calls', async () => {
+    const completed = {
+      results: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' }],
+      calls: [{ id: CALL_IDS[0], status: 'succeeded', tool: 'search', version: '2.1.0' }],
+    } satisfies CallsCompleted;
+    const { client, server: http } = await setup((_request, response) =>
+      sendJson(response, { body: completed }),
+    );
+    await client.execute({
+      provider: 'anthropic',
+      payload: { role: 'assistant', content: [] },
+      snapshot: otherSnapshot,
+      pins: { search: '^2' },
+    });
+    expect(http.requests[0]?.json).toMatchObject({
+      snapshot: otherSnapshot,
+      pins: { search: '^2' },
+    });
+  });
+});
+
 describe('Toolgate#execute', () => {
   it('returns the wire results of a 200 and sends the contract body and headers', async () => {
     const wire = getAdapter('anthropic').resultsToWire([weatherResult]);
