@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { SNAPSHOT_HANDLE_PATTERN } from '@toolgate/contract';
 import { canonicalJson } from '@toolgate/toolir';
 import { z } from 'zod';
 import type { Database } from '../database/database';
@@ -9,9 +10,6 @@ import { DATABASE } from '../database/database.tokens';
 export type SnapshotVersions = Readonly<Record<string, string>>;
 
 const SnapshotVersionsSchema = z.record(z.string(), z.string());
-
-/** `snap_` and 22 base64url characters (132 bits of the content's SHA-256). */
-export const SNAPSHOT_HANDLE_PATTERN = /^snap_[A-Za-z0-9_-]{22}$/;
 
 // Snapshots never change, so reads are cached for good; the bound keeps a busy replica's memory flat.
 const MAX_CACHED = 10_000;

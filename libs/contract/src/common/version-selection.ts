@@ -7,10 +7,13 @@ import { z } from 'zod';
  */
 export const VersionSpecSchema = z.string().trim().min(1).max(100);
 
+/** `snap_` and 22 base64url characters (132 bits of the SHA-256 of what the export resolved). */
+export const SNAPSHOT_HANDLE_PATTERN = /^snap_[A-Za-z0-9_-]{22}$/;
+
 /** The handle an export names its resolution by; a call that carries it runs those versions. */
 export const SnapshotHandleSchema = z
   .string()
-  .regex(/^snap_[A-Za-z0-9_-]{22}$/, 'must be the `snapshot` of an export')
+  .regex(SNAPSHOT_HANDLE_PATTERN, 'must be the `snapshot` of an export')
   .meta({
     description:
       'The `snapshot` an export answered with: the call runs each tool at the version that export showed the model (tools it did not include resolve as usual).',
