@@ -121,8 +121,10 @@ export {
 } from './json-schema/json-pointer';
 export {
   defineTool,
+  PRESET_TIMEOUT_MS,
   type DefinedTool,
   type DefineToolOptions,
+  type DefineToolPresetOptions,
   type DefineToolFields,
   type ToolHandler,
   type ToolHandlerContext,

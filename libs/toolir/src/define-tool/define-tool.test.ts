@@ -4,7 +4,7 @@ import { ToolgateError } from '../errors/toolgate-error';
 import { TOOL_ID_NAMESPACE, uuidV5 } from '../hash/uuid-v5';
 import { parseToolIR, ToolIRError } from '../ir/parse-tool-ir';
 import { validateArguments } from '../validation/validate-arguments';
-import { defineTool } from './define-tool';
+import { defineTool, PRESET_TIMEOUT_MS } from './define-tool';
 
 const behavior = { readonly: true, destructive: false, idempotent: true };
 const constraints = { timeout_ms: 5000 };
@@ -304,5 +304,71 @@ describe('defineTool', () => {
     })();
     expect(ToolgateError.isInstance(error)).toBe(true);
     expect((error as ToolgateError).code).toBe('invalid_schema');
+  });
+});
+
+describe('defineTool presets', () => {
+  const parameters = z.object({ id: z.string() });
+
+  it('states a lookup as readonly, idempotent and approval-free, with the preset timeout', () => {
+    const lookup = defineTool.readonly({
+      name: 'get_order',
+      description: 'Reads an order.',
+      parameters,
+    });
+    expect(lookup.name).toBe('get_order');
+    expect(lookup.tool.behavior).toEqual({
+      readonly: true,
+      destructive: false,
+      idempotent: true,
+      open_world: true,
+      requires_approval: 'never',
+    });
+    expect(lookup.tool.constraints).toEqual({ timeout_ms: PRESET_TIMEOUT_MS, max_retries: 0 });
+  });
+
+  it('states a write as neither readonly nor idempotent unless a flag is overridden', () => {
+    const write = defineTool.write({ name: 'update_order', description: '', parameters });
+    expect(write.tool.behavior).toMatchObject({
+      readonly: false,
+      destructive: false,
+      idempotent: false,
+    });
+    const upsert = defineTool.write({
+      name: 'upsert_order',
+      description: '',
+      parameters,
+      behavior: { idempotent: true },
+      constraints: { timeout_ms: 2_000, max_retries: 2 },
+    });
+    expect(upsert.tool.behavior).toMatchObject({ readonly: false, idempotent: true });
+    expect(upsert.tool.constraints).toEqual({ timeout_ms: 2_000, max_retries: 2 });
+  });
+
+  it('states a destructive action as always needing approval', () => {
+    const drop = defineTool.destructive({
+      name: 'delete_order',
+      description: '',
+      parameters,
+      handler: ({ id }) => ({ deleted: id }),
+    });
+    expect(drop.tool.behavior).toMatchObject({
+      readonly: false,
+      destructive: true,
+      idempotent: false,
+      requires_approval: 'always',
+    });
+    expect(drop.handler?.({ id: 'o1' }, {})).toEqual({ deleted: 'o1' });
+  });
+
+  it('refuses contradictory flags as ToolIR does', () => {
+    expect(() =>
+      defineTool.readonly({
+        name: 'x',
+        description: '',
+        parameters,
+        behavior: { destructive: true },
+      }),
+    ).toThrow(ToolIRError);
   });
 });

@@ -6,6 +6,7 @@ import { mapSchema } from '../json-schema/walk-schema';
 import {
   TOOL_IR_SCHEMA_VERSION,
   type JsonSchema,
+  type ToolBehavior,
   type ToolIR,
   type ToolIRInput,
 } from '../ir/tool-ir';
@@ -48,22 +49,31 @@ export type DefineToolFields = Omit<
 export type DefineToolOptions<
   TParams extends ToolParametersSchema,
   TOutput extends z.ZodType | undefined,
+  TName extends string = string,
+  TResult extends ToolHandlerResult<TOutput> = ToolHandlerResult<TOutput>,
 > = DefineToolFields & {
+  /** Kept as a literal type, so loops can type each tool's calls and results by name. */
+  name: TName;
   parameters: TParams;
   outputSchema?: TOutput;
-  handler?: ToolHandler<z.output<TParams>, ToolHandlerResult<TOutput>>;
+  /** Its return type is kept (within the output schema's), so loops type the tool's results. */
+  handler?: ToolHandler<z.output<TParams>, TResult>;
 };
 
 /** A tool defined in code: its validated ToolIR, its zod schemas, and (when given) its typed handler. */
 export interface DefinedTool<
   TParams extends ToolParametersSchema,
   TOutput extends z.ZodType | undefined = undefined,
+  TName extends string = string,
+  TResult extends ToolHandlerResult<TOutput> = ToolHandlerResult<TOutput>,
 > {
+  /** The tool's name (also `tool.name`), as a literal type. */
+  readonly name: TName;
   /** The ToolIR (it passed `parseToolIR`), with JSON Schemas generated from the zod schemas. */
   readonly tool: ToolIR;
   readonly parameters: TParams;
   readonly outputSchema: TOutput;
-  readonly handler?: ToolHandler<z.output<TParams>, ToolHandlerResult<TOutput>>;
+  readonly handler?: ToolHandler<z.output<TParams>, TResult>;
   /** Parses arguments with the zod schema (transforms and defaults applied), e.g. right before calling the handler. */
   readonly parseArguments: (args: unknown) => ArgumentValidationResult<z.output<TParams>>;
 }
@@ -109,15 +119,14 @@ function argumentErrorsFromZod(error: z.ZodError): ArgumentError[] {
   });
 }
 
-/**
- * Defines a tool from zod schemas: builds its ToolIR (parameters via `z.toJSONSchema`, draft 2020-12, input side;
- * the output schema from the output side), checks it with `parseToolIR`, and types the handler's arguments as the
- * zod schema's output. Throws `ToolIRError` for an invalid definition, `invalid_schema` for an unrepresentable schema.
- */
-export function defineTool<
+function defineToolOf<
+  TName extends string,
   TParams extends ToolParametersSchema,
   TOutput extends z.ZodType | undefined = undefined,
->(options: DefineToolOptions<TParams, TOutput>): DefinedTool<TParams, TOutput> {
+  TResult extends ToolHandlerResult<TOutput> = ToolHandlerResult<TOutput>,
+>(
+  options: DefineToolOptions<TParams, TOutput, TName, TResult>,
+): DefinedTool<TParams, TOutput, TName, TResult> {
   const { parameters, outputSchema, handler, id, version, ...fields } = options;
   const tool = parseToolIR({
     ...fields,
@@ -130,6 +139,7 @@ export function defineTool<
       : { outputSchema: toJsonSchema(outputSchema, 'outputSchema', 'output') }),
   });
   return {
+    name: options.name,
     tool,
     parameters,
     outputSchema: outputSchema as TOutput,
@@ -141,3 +151,71 @@ export function defineTool<
     },
   };
 }
+
+/** What a preset takes: `behavior` is filled in (each flag can still be overridden), `constraints` defaults. */
+export type DefineToolPresetOptions<
+  TParams extends ToolParametersSchema,
+  TOutput extends z.ZodType | undefined,
+  TName extends string,
+  TResult extends ToolHandlerResult<TOutput> = ToolHandlerResult<TOutput>,
+> = Omit<DefineToolOptions<TParams, TOutput, TName, TResult>, 'behavior' | 'constraints'> & {
+  behavior?: Partial<ToolBehavior>;
+  /** Defaults to a `timeout_ms` of `PRESET_TIMEOUT_MS`. */
+  constraints?: DefineToolFields['constraints'];
+};
+
+/** The attempt budget of a preset tool that names none: long enough for a slow API, short enough to notice a hang. */
+export const PRESET_TIMEOUT_MS = 30_000;
+
+type DefineToolPreset = <
+  TName extends string,
+  TParams extends ToolParametersSchema,
+  TOutput extends z.ZodType | undefined = undefined,
+  TResult extends ToolHandlerResult<TOutput> = ToolHandlerResult<TOutput>,
+>(
+  options: DefineToolPresetOptions<TParams, TOutput, TName, TResult>,
+) => DefinedTool<TParams, TOutput, TName, TResult>;
+
+function preset(behavior: ToolBehavior): DefineToolPreset {
+  return (options) =>
+    defineToolOf({
+      ...options,
+      behavior: { ...behavior, ...options.behavior },
+      constraints: options.constraints ?? { timeout_ms: PRESET_TIMEOUT_MS },
+    });
+}
+
+/**
+ * Defines a tool from zod schemas: builds its ToolIR (parameters via `z.toJSONSchema`, draft 2020-12, input side;
+ * the output schema from the output side), checks it with `parseToolIR`, and types the handler's arguments as the
+ * zod schema's output. Throws `ToolIRError` for an invalid definition, `invalid_schema` for an unrepresentable schema.
+ *
+ * The presets fill in `behavior` for the common kinds of tool, so the flags the gateway acts on (approvals,
+ * retries, inline execution) are stated without spelling out each one:
+ * - `defineTool.readonly`: a lookup. Reads only, idempotent (retried on transient failures), never needs approval.
+ * - `defineTool.write`: changes state that can be restored; not idempotent unless `behavior: { idempotent: true }`.
+ * - `defineTool.destructive`: may delete or overwrite for good; always needs a person's approval.
+ */
+export const defineTool = Object.assign(defineToolOf, {
+  readonly: preset({
+    readonly: true,
+    destructive: false,
+    idempotent: true,
+    open_world: true,
+    requires_approval: 'never',
+  }),
+  write: preset({
+    readonly: false,
+    destructive: false,
+    idempotent: false,
+    open_world: true,
+    requires_approval: 'never',
+  }),
+  destructive: preset({
+    readonly: false,
+    destructive: true,
+    idempotent: false,
+    open_world: true,
+    requires_approval: 'always',
+  }),
+});
