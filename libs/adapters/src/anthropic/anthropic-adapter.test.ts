@@ -135,9 +135,30 @@ describe('anthropic calls and results', () => {
   it('rejects unknown blocks, non-object input and null content with AdapterError', () => {
     expect(() => adapter.callsFromWire({ content: [{ type: 'hologram' }] })).toThrow(AdapterError);
     expect(() =>
-      adapter.callsFromWire({ content: [{ type: 'tool_use', id: 'a', name: 'b', input: '{}' }] }),
+      adapter.callsFromWire({ content: [{ type: 'tool_use', id: 'a', name: 'b', input: 5 }] }),
     ).toThrow(/\/content\/0\/input/);
     expect(() => adapter.callsFromWire({ role: 'assistant', content: null })).toThrow(AdapterError);
+  });
+
+  it('reads an input left as text by a cut-off stream like arguments text: a parse error beside the good calls', () => {
+    const parsed = adapter.parseCalls({
+      content: [
+        { type: 'tool_use', id: 'toolu_ok', name: 'get_weather', input: { city: 'Oslo' } },
+        { type: 'tool_use', id: 'toolu_cut', name: 'get_weather', input: '{"city": "Ber' },
+        { type: 'tool_use', id: 'toolu_text', name: 'get_weather', input: '{"city":"Rome"}' },
+      ],
+    });
+    expect(parsed.calls.map((call) => [call.id, call.arguments])).toEqual([
+      ['toolu_ok', { city: 'Oslo' }],
+      ['toolu_text', { city: 'Rome' }],
+    ]);
+    expect(parsed.errors).toHaveLength(1);
+    expect(parsed.errors[0]?.details).toMatchObject({
+      callId: 'toolu_cut',
+      name: 'get_weather',
+      path: '/content/1/input',
+      rawArguments: '{"city": "Ber',
+    });
   });
 
   it('puts all results of a turn in one user message of tool_result blocks, errors with is_error', () => {

@@ -1,5 +1,7 @@
 import { isRecord } from '@toolgate/toolir';
+import { InvalidToolArgumentsError } from '../shared/adapter-error';
 import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
+import { readArgumentsText } from '../shared/read-arguments';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
 import { joinPointer, parseWire, unknownShape } from '../shared/wire-boundary';
 import {
@@ -48,19 +50,43 @@ export function locateAnthropicBlocks(payload: unknown): Array<{ block: unknown;
 /**
  * Reads every `tool_use` block, wherever it sits in the content (text and thinking blocks may
  * come between them); `input` must be an object. Names mapped back when the tools are given.
+ * An `input` that is still text (a streamed block whose `input_json_delta`s were cut off, e.g. by
+ * `max_tokens`) is read like OpenAI's arguments text: what does not parse is an error beside the
+ * good calls, for an `invalid_arguments` result the model can act on.
  */
 export function parseAnthropicToolCalls(
   payload: unknown,
   options: CallsFromWireOptions = {},
 ): ParsedToolCalls {
   const lookup = callLookup('anthropic', options);
-  const calls = locateAnthropicBlocks(payload).flatMap(({ block, path }) => {
+  const result: ParsedToolCalls = { calls: [], errors: [] };
+  for (const { block, path } of locateAnthropicBlocks(payload)) {
     const location = { provider: 'anthropic' as const, path };
-    if (parseWire(AnthropicBlockSchema, block, location).type !== 'tool_use') return [];
-    const call = parseWire(AnthropicToolUseBlockSchema, block, location);
-    return [
-      makeCall({ id: call.id, name: lookUpTool(call.name, lookup).name, arguments: call.input }),
-    ];
-  });
-  return { calls, errors: [] };
+    if (parseWire(AnthropicBlockSchema, block, location).type !== 'tool_use') continue;
+    const streamed = textInputOf(block);
+    const call = parseWire(
+      AnthropicToolUseBlockSchema,
+      streamed === undefined ? block : { ...(block as object), input: {} },
+      location,
+    );
+    const { name, tool } = lookUpTool(call.name, lookup);
+    const args =
+      streamed === undefined
+        ? call.input
+        : readArgumentsText(streamed, {
+            provider: 'anthropic',
+            path: joinPointer(path, 'input'),
+            callId: call.id,
+            name,
+            tool,
+          });
+    if (args instanceof InvalidToolArgumentsError) result.errors.push(args);
+    else result.calls.push(makeCall({ id: call.id, name, arguments: args }));
+  }
+  return result;
+}
+
+function textInputOf(block: unknown): string | undefined {
+  const input = isRecord(block) ? block['input'] : undefined;
+  return typeof input === 'string' ? input : undefined;
 }
