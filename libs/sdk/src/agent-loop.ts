@@ -1,8 +1,22 @@
-import { getAdapter, invalidArgumentsResult, type Provider } from '@toolgate/adapters';
+import {
+  createToolCallStream,
+  getAdapter,
+  invalidArgumentsResult,
+  type Provider,
+  type ToolCallStreamEvent,
+} from '@toolgate/adapters';
 import type { ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
-import { ToolgateSdkError } from './errors/toolgate-sdk-error';
-import type { LocalTools, ToolExecutor } from './local-tools';
-import { loopDialect } from './loop-dialects';
+import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
+import type { LocalToolDefinition, LocalTools, ToolExecutor } from './local-tools';
+import { loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
+import { anyStopCondition, type StopCondition } from './loop/stop-conditions';
+import {
+  typeStep,
+  type StepOutcome,
+  type StepToolCall,
+  type StepToolResult,
+} from './loop/tool-types';
+import { createResponseAssembler } from './stream/response-assembler';
 import type { Toolgate } from './toolgate-client';
 
 /** The OpenAI Chat Completions surface the loop calls (`new OpenAI()` fits). */
@@ -25,10 +39,26 @@ export interface GeminiLoopClient<TRequest> {
   models: { generateContent(request: TRequest): PromiseLike<unknown> };
 }
 
+/** The Gemini surface the streaming loop calls (`new GoogleGenAI()` fits). */
+export interface GeminiStreamLoopClient<TRequest> {
+  models: { generateContentStream(request: TRequest): PromiseLike<AsyncIterable<unknown>> };
+}
+
+/** The tools a loop knows the types of: `localTools([...])`'s definitions, none by default. */
+type LoopTools = readonly LocalToolDefinition[];
+
 /** One model turn that asked for tools, and what they returned. */
-export interface ToolLoopStep {
+export interface ToolLoopStep<TTools extends LoopTools = readonly []> {
+  /** The calls as parsed from the model's turn (wire names mapped back). */
   calls: ToolCallIR[];
+  /** One result per call in `calls`, then one per call whose arguments were not JSON. */
   results: ToolResultIR[];
+  /** The same calls typed per tool name where the loop knows the tool (`defineTool`), one per result. */
+  toolCalls: Array<StepToolCall<TTools>>;
+  /** The same results, typed like `toolCalls` (the handler's return type as `data`). */
+  toolResults: Array<StepToolResult<TTools>>;
+  /** The assistant text of this turn, when the model wrote any beside its calls. */
+  text: string | undefined;
 }
 
 /** The provider, its client and the first request; the request's type comes from the client's method, so literals are checked against it. */
@@ -42,114 +72,332 @@ export type ToolLoopTarget<TRequest> =
   | { provider: 'anthropic'; client: AnthropicLoopClient<TRequest>; request: NoInfer<TRequest> }
   | { provider: 'gemini'; client: GeminiLoopClient<TRequest>; request: NoInfer<TRequest> };
 
+/** As `ToolLoopTarget`, for the streaming loop: Gemini streams from `generateContentStream`. */
+export type StreamToolLoopTarget<TRequest> =
+  | Exclude<ToolLoopTarget<TRequest>, { provider: 'gemini' }>
+  | { provider: 'gemini'; client: GeminiStreamLoopClient<TRequest>; request: NoInfer<TRequest> };
+
+/** What `prepareStep` sees before each model call. */
+export interface PrepareStepContext<TRequest, TTools extends LoopTools> {
+  /** The step about to run, from 0. */
+  stepNumber: number;
+  steps: ReadonlyArray<ToolLoopStep<TTools>>;
+  /** The conversation so far. */
+  request: TRequest;
+}
+
 /** How long the loop may run and how its tool calls are executed. */
-export interface ToolLoopSettings {
+export interface ToolLoopSettings<TRequest, TTools extends LoopTools = readonly []> {
   /** How many turns of tool calls are executed before the loop stops with `stopped: 'max_steps'` (default 10). */
   maxSteps?: number;
-  /** Runs the calls in-process (e.g. `localTools([...])`); without it the gateway executes them. */
-  execute?: ToolExecutor | LocalTools;
+  /**
+   * Asked after each executed step (a condition, or a list of which any may hold): `stepCountIs(3)`,
+   * `hasToolCall('final_answer')`, or your own predicate; ends the loop with `stopped: 'stop_condition'`.
+   */
+  stopWhen?: StopCondition<TTools> | ReadonlyArray<StopCondition<TTools>>;
+  /**
+   * Called before each model call; the request it returns is sent for this step only (change the
+   * model, the tools, `tool_choice`, or trim the messages), and the conversation goes on from yours.
+   */
+  prepareStep?: (
+    context: PrepareStepContext<TRequest, TTools>,
+  ) => TRequest | undefined | PromiseLike<TRequest | undefined>;
+  /**
+   * Runs calls in-process: `localTools([...])` (its tools are typed in `steps`), or any executor.
+   * Through a gateway client, only calls of `localTools`' own tools run here and the rest go to the
+   * gateway; a plain executor runs every call.
+   */
+  execute?: ToolExecutor | LocalTools<TTools>;
   /** The tools offered to the model, to map wire names back (defaults to `execute.tools` when it has them). */
   tools?: readonly ToolIR[];
   /** Sent to the gateway with every batch of calls. */
   conversationId?: string;
   /** Called after each executed step. */
-  onStep?: (step: ToolLoopStep) => void;
+  onStep?: (step: ToolLoopStep<TTools>) => void;
   signal?: AbortSignal;
 }
 
 /** `Toolgate#runToolLoop`'s options: the gateway is the client itself. */
-export type GatewayToolLoopOptions<TRequest> = ToolLoopTarget<TRequest> & ToolLoopSettings;
+export type GatewayToolLoopOptions<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+> = ToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools>;
 
 /** `runToolLoop`'s options: a local executor, or a gateway client to execute through. */
-export type ToolLoopOptions<TRequest> = GatewayToolLoopOptions<TRequest> & { gateway?: Toolgate };
+export type ToolLoopOptions<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+> = GatewayToolLoopOptions<TRequest, TTools> & { gateway?: Toolgate };
 
-/** Where the loop ended: the model's final answer, or the step budget. */
-export interface ToolLoopResult<TRequest> {
+/** `Toolgate#streamToolLoop`'s options. */
+export type GatewayStreamToolLoopOptions<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+> = StreamToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools>;
+
+/** `streamToolLoop`'s options. */
+export type StreamToolLoopOptions<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+> = GatewayStreamToolLoopOptions<TRequest, TTools> & { gateway?: Toolgate };
+
+/** Where the loop ended: the model's final answer, the step budget, or a stop condition. */
+export interface ToolLoopResult<TRequest, TTools extends LoopTools = readonly []> {
   /** The last model response: the final answer, or (for `max_steps`) a turn whose tool calls were not executed. */
   final: unknown;
   /** The assistant text of the last response. */
   text: string | undefined;
   /** The request with the whole conversation so far; the next turn can continue from it. */
   request: TRequest;
-  steps: ToolLoopStep[];
-  /** `final`: the model answered without tool calls; `max_steps`: `maxSteps` turns of tools ran and the model asked for more. */
-  stopped: 'final' | 'max_steps';
+  steps: Array<ToolLoopStep<TTools>>;
+  /**
+   * `final`: the model answered without tool calls; `max_steps`: `maxSteps` turns of tools ran and
+   * the model asked for more; `stop_condition`: a `stopWhen` condition held after a step (its results
+   * are in `request`).
+   */
+  stopped: 'final' | 'max_steps' | 'stop_condition';
 }
+
+/** What the streaming loop yields: the model's stream as it arrives, then each step and the end. */
+export type ToolLoopEvent<TRequest, TTools extends LoopTools = readonly []> =
+  | (ToolCallStreamEvent & { step: number })
+  | { type: 'step_finish'; step: number; toolStep: ToolLoopStep<TTools> }
+  | { type: 'finish'; result: ToolLoopResult<TRequest, TTools> };
 
 function newIdempotencyKey(): string {
   // Web Crypto is global in browsers, workers and Node 20; a key per batch makes the POST safe to retry.
   return globalThis.crypto.randomUUID();
 }
 
-/**
- * Calls the model, executes its tool calls (in-process via `execute`, else through `gateway`), appends the model's
- * turn and the results to the conversation in the provider's format, and repeats until the model answers without
- * tool calls or `maxSteps` turns of tools ran (then it returns `stopped: 'max_steps'` instead of throwing,
- * so the conversation so far is not lost).
- */
-export async function runToolLoop<TRequest extends object>(
-  options: ToolLoopOptions<TRequest>,
-): Promise<ToolLoopResult<TRequest>> {
-  const { provider, client, maxSteps = 10, execute, gateway } = options;
+/** The calls of one step, by who runs them. */
+interface StepPlan {
+  local: ToolCallIR[];
+  remote: ToolCallIR[];
+}
+
+/** What one loop, streaming or not, works with. */
+interface LoopRun<TTools extends LoopTools> {
+  options: ToolLoopOptions<object, TTools>;
+  dialect: LoopDialect;
+  /** Names of local tools the loop knows the types of. */
+  typedNames: ReadonlySet<string>;
+  parseOptions: { tools?: readonly ToolIR[] };
+  /** Whether a call runs in-process; the rest go to the gateway. */
+  runsLocally: (call: ToolCallIR) => boolean;
+}
+
+function isLocalTools<TTools extends LoopTools>(
+  execute: ToolExecutor | LocalTools<TTools> | undefined,
+): execute is LocalTools<TTools> {
+  return execute !== undefined && Array.isArray((execute as Partial<LocalTools<TTools>>).tools);
+}
+
+function startRun<TTools extends LoopTools>(
+  options: ToolLoopOptions<object, TTools>,
+): LoopRun<TTools> {
+  const { execute, gateway } = options;
   if (execute === undefined && gateway === undefined) {
     throw new ToolgateSdkError(
       'invalid_options',
       'runToolLoop needs `execute` (local tools) or a gateway (Toolgate#runToolLoop)',
     );
   }
-  const dialect = loopDialect(provider);
-  const adapter = getAdapter(provider as Provider);
-  const tools = options.tools ?? (execute as Partial<LocalTools> | undefined)?.tools;
-  const parseOptions = tools === undefined ? {} : { tools };
+  const local = isLocalTools(execute) ? execute : undefined;
+  const localNames = new Set(local?.tools.map((tool) => tool.name) ?? []);
+  const tools = options.tools ?? local?.tools;
+  return {
+    options,
+    dialect: loopDialect(options.provider),
+    typedNames: local === undefined ? new Set() : localNames,
+    parseOptions: tools === undefined ? {} : { tools },
+    // A plain executor, or no gateway, runs everything; `localTools` beside a gateway runs its own.
+    runsLocally:
+      execute === undefined
+        ? () => false
+        : gateway === undefined || local === undefined
+          ? () => true
+          : (call) => localNames.has(call.name),
+  };
+}
+
+/** Runs one step's calls where they belong and returns one outcome per call, parse failures last. */
+async function executeStep<TTools extends LoopTools>(
+  run: LoopRun<TTools>,
+  input: { response: unknown; request: object; step: number },
+): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[] }> {
+  const { options, dialect } = run;
+  const adapter = getAdapter(options.provider as Provider);
+  const parsed = adapter.parseCalls(input.response, run.parseOptions);
+  const plan: StepPlan = { local: [], remote: [] };
+  for (const call of parsed.calls) (run.runsLocally(call) ? plan.local : plan.remote).push(call);
+  const byId = new Map<string, { result: ToolResultIR; executedBy: 'local' | 'gateway' }>();
+  if (plan.local.length > 0 && options.execute !== undefined) {
+    const context = {
+      provider: options.provider,
+      step: input.step,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    const results = await options.execute(plan.local, context);
+    plan.local.forEach((call, index) => {
+      const result = results[index];
+      if (result !== undefined) byId.set(call.id, { result, executedBy: 'local' });
+    });
+  }
+  if (plan.remote.length > 0 && options.gateway !== undefined) {
+    const client = options.gateway;
+    // The whole response when every call is the gateway's (it reads the provider's own turn);
+    // otherwise only its calls, in the same wire format.
+    const whole = plan.local.length === 0 && parsed.errors.length === 0;
+    const executed = await client.execute({
+      provider: options.provider,
+      payload: whole ? input.response : adapter.callsToWire(plan.remote),
+      // The versions of the export the offered tools came from: the calls run what the model saw.
+      ...client.versionsOf(dialect.offered(input.request)),
+      idempotencyKey: newIdempotencyKey(),
+      ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    // The gateway answers in the order of the calls it was sent.
+    plan.remote.forEach((call, index) => {
+      const result = executed.toolResults[index];
+      if (result !== undefined) {
+        byId.set(call.id, { result: { ...result, call_id: call.id }, executedBy: 'gateway' });
+      }
+    });
+  }
+  const outcomes: StepOutcome[] = parsed.calls.map((call) => {
+    const done = byId.get(call.id);
+    if (done === undefined) {
+      throw new ToolgateInvalidResponseError(
+        `the call ${call.id} (${call.name}) got no result from its executor`,
+        { issues: [`expected one result per call, got none for ${call.id}`] },
+      );
+    }
+    return { call, ...done, typed: run.typedNames.has(call.name) };
+  });
+  // Calls whose arguments were not JSON never run: the model gets an invalid_arguments result to fix them.
+  for (const error of parsed.errors) {
+    const result = invalidArgumentsResult(error);
+    const call: ToolCallIR = { id: result.call_id, name: result.name, arguments: {} };
+    outcomes.push({ call, result, executedBy: 'none', typed: false });
+  }
+  return { outcomes, calls: parsed.calls };
+}
+
+/** How one model call is made: at once, or as a stream whose events the loop passes on. */
+type ModelCall = (
+  request: object,
+  step: number,
+) => AsyncGenerator<ToolCallStreamEvent & { step: number }, unknown, undefined>;
+
+/** The loop itself, streaming or not: yields the model's events and each step, returns where it ended. */
+async function* loop<TTools extends LoopTools>(
+  run: LoopRun<TTools>,
+  callModel: ModelCall,
+): AsyncGenerator<ToolLoopEvent<object, TTools>, ToolLoopResult<object, TTools>, undefined> {
+  const { options, dialect } = run;
+  const { maxSteps = 10 } = options;
+  const stopWhen =
+    options.stopWhen === undefined
+      ? []
+      : typeof options.stopWhen === 'function'
+        ? [options.stopWhen]
+        : options.stopWhen;
   let request: object = options.request;
-  const steps: ToolLoopStep[] = [];
+  const steps: Array<ToolLoopStep<TTools>> = [];
+  const ended = (
+    response: unknown,
+    turn: ModelTurn,
+    stopped: ToolLoopResult<object, TTools>['stopped'],
+  ): ToolLoopResult<object, TTools> => ({
+    final: response,
+    text: turn.text,
+    request,
+    steps,
+    stopped,
+  });
   for (;;) {
     options.signal?.throwIfAborted();
-    const response = await dialect.call(client, request);
+    const step = steps.length;
+    const prepared = (await options.prepareStep?.({ stepNumber: step, steps, request })) ?? request;
+    const response = yield* callModel(prepared, step);
     const turn = dialect.read(response);
-    if (!turn.hasToolCalls || steps.length >= maxSteps) {
-      return {
-        final: response,
-        text: turn.text,
-        request: request as TRequest,
-        steps,
-        stopped: turn.hasToolCalls ? 'max_steps' : 'final',
-      };
-    }
-    const parsed = adapter.parseCalls(response, parseOptions);
-    let wire: unknown;
-    let results: ToolResultIR[];
-    if (execute !== undefined) {
-      const context = {
-        provider,
-        step: steps.length,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      };
-      // Calls whose arguments were not JSON never run: the model gets an invalid_arguments result to fix them.
-      results = [
-        ...(await execute(parsed.calls, context)),
-        ...parsed.errors.map(invalidArgumentsResult),
-      ];
-      wire = adapter.resultsToWire(results);
-    } else {
-      const client = gateway as Toolgate;
-      const executed = await client.execute({
-        provider,
-        payload: response,
-        // The versions of the export the offered tools came from: the calls run what the model saw.
-        ...client.versionsOf(dialect.offered(request)),
-        idempotencyKey: newIdempotencyKey(),
-        ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-      wire = executed.results;
-      results =
-        executed.toolResults ??
-        adapter.resultsFromWire(wire, { calls: parsed.calls, ...parseOptions });
-    }
-    const step = { calls: parsed.calls, results };
-    steps.push(step);
-    options.onStep?.(step);
+    if (!turn.hasToolCalls) return ended(response, turn, 'final');
+    if (step >= maxSteps) return ended(response, turn, 'max_steps');
+    const { outcomes, calls } = await executeStep(run, { response, request: prepared, step });
+    const results = outcomes.map((outcome) => outcome.result);
+    const toolStep: ToolLoopStep<TTools> = {
+      calls,
+      results,
+      ...typeStep<TTools>(outcomes),
+      text: turn.text,
+    };
+    steps.push(toolStep);
+    options.onStep?.(toolStep);
+    const wire = getAdapter(options.provider as Provider).resultsToWire(results);
     request = dialect.append(request, { turn, results: wire });
+    yield { type: 'step_finish', step, toolStep };
+    if (await anyStopCondition(stopWhen, { steps })) return ended(response, turn, 'stop_condition');
   }
+}
+
+/**
+ * Calls the model, executes its tool calls (in-process via `execute`, else through `gateway`, or
+ * both: `localTools`' own tools here, the rest through the gateway), appends the model's turn and
+ * the results to the conversation in the provider's format, and repeats until the model answers
+ * without tool calls, a `stopWhen` condition holds, or `maxSteps` turns of tools ran (then it
+ * returns `stopped: 'max_steps'` instead of throwing, so the conversation so far is not lost).
+ */
+export async function runToolLoop<
+  TRequest extends object,
+  const TTools extends LoopTools = readonly [],
+>(options: ToolLoopOptions<TRequest, TTools>): Promise<ToolLoopResult<TRequest, TTools>> {
+  // The loop only hands requests on; it reads them through the dialect, never as TRequest.
+  const run = startRun(options as unknown as ToolLoopOptions<object, TTools>);
+  const { dialect } = run;
+  // eslint-disable-next-line require-yield -- a call at once has no events to pass on
+  const callModel: ModelCall = async function* (request) {
+    return dialect.call(options.client, request);
+  };
+  const events = loop(run, callModel);
+  for (;;) {
+    const next = await events.next();
+    // The loop hands back the request it was given, grown: of the caller's type.
+    if (next.done === true) return next.value as ToolLoopResult<TRequest, TTools>;
+  }
+}
+
+/**
+ * `runToolLoop` on the provider's streaming API: yields the model's text and tool calls as they
+ * arrive (`text_delta`, `tool_call_start` / `tool_call_delta` / `tool_call_end`, each with its
+ * `step`), a `step_finish` when a step's calls have run, and last a `finish` with the result.
+ * Leaving the loop early closes the model's stream.
+ */
+export async function* streamToolLoop<
+  TRequest extends object,
+  const TTools extends LoopTools = readonly [],
+>(
+  options: StreamToolLoopOptions<TRequest, TTools>,
+): AsyncGenerator<ToolLoopEvent<TRequest, TTools>, void, undefined> {
+  const run = startRun(options as unknown as ToolLoopOptions<object, TTools>);
+  const { dialect } = run;
+  const provider = options.provider;
+  const callModel: ModelCall = async function* (request, step) {
+    const parser = createToolCallStream(provider, run.parseOptions);
+    const assembler = createResponseAssembler(provider);
+    for await (const event of await dialect.stream(options.client, request)) {
+      assembler.push(event);
+      for (const parsed of parser.push(event)) yield { ...parsed, step };
+    }
+    for (const parsed of parser.end()) yield { ...parsed, step };
+    return assembler.response();
+  };
+  // Delegated, so leaving early closes the loop and with it the model's stream. The loop hands
+  // back the request it was given, grown: of the caller's type.
+  const result = yield* loop(run, callModel) as unknown as AsyncGenerator<
+    ToolLoopEvent<TRequest, TTools>,
+    ToolLoopResult<TRequest, TTools>,
+    undefined
+  >;
+  yield { type: 'finish', result };
 }

@@ -6,6 +6,9 @@ export type {
   ToolExport,
   ExecuteOptions,
   ExecuteResult,
+  CallOptions,
+  CallResult,
+  CallVersions,
 } from './toolgate-client';
 export type { CallEvent, KnownCallEvent, UnknownCallEvent } from './transports/call-events';
 export {
@@ -33,6 +36,7 @@ export {
   ExportSkippedToolSchema,
   CallSummarySchema,
   CallsCompletedSchema,
+  IRCallsCompletedSchema,
   CallsAcceptedSchema,
   CallFinishedEventSchema,
   CallStreamEventSchemas,
@@ -46,6 +50,7 @@ export {
   type CallSummary,
   type CallDeprecationNotice,
   type CallsCompleted,
+  type IRCallsCompleted,
   type CallsAccepted,
   type CallFinishedEvent,
   type CallStreamEventName,
@@ -60,15 +65,64 @@ export {
 } from './local-tools';
 export {
   runToolLoop,
+  streamToolLoop,
   type ToolLoopOptions,
   type GatewayToolLoopOptions,
+  type StreamToolLoopOptions,
+  type GatewayStreamToolLoopOptions,
   type ToolLoopTarget,
+  type StreamToolLoopTarget,
   type ToolLoopSettings,
+  type PrepareStepContext,
   type ToolLoopResult,
   type ToolLoopStep,
+  type ToolLoopEvent,
   type OpenAIChatLoopClient,
   type OpenAIResponsesLoopClient,
   type AnthropicLoopClient,
   type GeminiLoopClient,
+  type GeminiStreamLoopClient,
 } from './agent-loop';
+export {
+  stepCountIs,
+  hasToolCall,
+  type StopCondition,
+  type StopConditionContext,
+  type AnyStepStopCondition,
+} from './loop/stop-conditions';
+export type {
+  StepToolCall,
+  StepToolResult,
+  TypedToolCall,
+  TypedToolResult,
+  DynamicToolCall,
+  DynamicToolResult,
+  ToolCallExecutor,
+} from './loop/tool-types';
+// Tools defined in code: an app needs nothing but the SDK (and zod) to write them.
+export {
+  defineTool,
+  PRESET_TIMEOUT_MS,
+  type DefinedTool,
+  type DefineToolOptions,
+  type DefineToolPresetOptions,
+  type ToolHandler,
+  type ToolHandlerContext,
+  type ToolIR,
+  type ToolCallIR,
+  type ToolResultIR,
+  type ToolResultError,
+} from '@toolgate/toolir';
 export { streamToolCalls, type StreamToolCallsOptions } from './stream/stream-tool-calls';
+export type { OfferedTools } from './stream/offered-tools';
+// What stream events carry and the wire formats are named by, for code generic over providers.
+export type {
+  Provider,
+  ToolCallStreamEvent,
+  ToolCallStartEvent,
+  ToolCallDeltaEvent,
+  ToolCallEndEvent,
+  TextDeltaEvent,
+  StreamErrorEvent,
+} from '@toolgate/adapters';
+export { ToolgateError } from '@toolgate/toolir';

@@ -1,4 +1,4 @@
-import type { Provider } from '@toolgate/adapters';
+import { getAdapter, type Provider } from '@toolgate/adapters';
 import {
   toInvalidArgumentsError,
   validateArguments,
@@ -9,6 +9,7 @@ import {
   type ToolResultError,
   type ToolResultIR,
 } from '@toolgate/toolir';
+import type { WireToolByProvider } from './transports/wire-types';
 
 /** What an executor learns about the loop step it runs calls for. */
 export interface ToolExecutionContext {
@@ -35,10 +36,21 @@ export interface LocalToolDefinition {
   readonly parseArguments?: (args: unknown) => ArgumentValidationResult<unknown>;
 }
 
-/** An executor of in-process tools that also carries their ToolIRs (for name mapping and for the request's tools). */
-export type LocalTools = ToolExecutor & {
+/**
+ * An executor of in-process tools that also carries their ToolIRs (for name mapping and for the
+ * request's tools) and, as a type, their definitions (so loop steps are typed per tool name).
+ */
+export type LocalTools<
+  TTools extends readonly LocalToolDefinition[] = readonly LocalToolDefinition[],
+> = ToolExecutor & {
   /** The ToolIRs of the tools, in the order given. */
   readonly tools: readonly ToolIR[];
+  /** The definitions, in the order given. */
+  readonly definitions: TTools;
+  /** The tools in a provider's wire format, ready for the request's `tools` (beside exported ones). */
+  toWire<TProvider extends Exclude<Provider, 'mcp'>>(
+    provider: TProvider,
+  ): Array<WireToolByProvider[TProvider]>;
 };
 
 type Handler = (args: unknown, context: ToolHandlerContext) => unknown;
@@ -92,13 +104,22 @@ async function runOne(
  * Invalid arguments become an `invalid_arguments` result and a throwing handler a `tool_error` result,
  * both readable by the model. Calls run one after another, in the model's order.
  */
-export function localTools(definitions: readonly LocalToolDefinition[]): LocalTools {
+export function localTools<const TTools extends readonly LocalToolDefinition[]>(
+  definitions: TTools,
+): LocalTools<TTools> {
   const byName = new Map(definitions.map((definition) => [definition.tool.name, definition]));
+  const tools = definitions.map((definition) => definition.tool);
   const execute: ToolExecutor = async (calls, context) => {
     const results: ToolResultIR[] = [];
     for (const call of calls)
       results.push(await runOne(byName.get(call.name), { call, signal: context.signal }));
     return results;
   };
-  return Object.assign(execute, { tools: definitions.map((definition) => definition.tool) });
+  return Object.assign(execute, {
+    tools,
+    definitions,
+    toWire: <TProvider extends Exclude<Provider, 'mcp'>>(provider: TProvider) =>
+      // The adapter of `provider` wrote them; its declared tool type is the wire's.
+      getAdapter(provider).toolsToWire(tools).tools as Array<WireToolByProvider[TProvider]>,
+  });
 }

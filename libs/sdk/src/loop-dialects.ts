@@ -1,7 +1,7 @@
 import type { Provider } from '@toolgate/adapters';
 import { isRecord } from '@toolgate/toolir';
 import { z } from 'zod';
-import { ToolgateSdkError } from './errors/toolgate-sdk-error';
+import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
 import { parseResponse } from './transports/parse-response';
 
 /** What the loop reads from one model response. */
@@ -17,6 +17,8 @@ export interface ModelTurn {
 export interface LoopDialect {
   /** Calls the model with the request. */
   call(client: unknown, request: object): Promise<unknown>;
+  /** Calls the model's streaming API with the request; resolves to its stream of events. */
+  stream(client: unknown, request: object): Promise<AsyncIterable<unknown>>;
   read(response: unknown): ModelTurn;
   /** A copy of the request with the model's turn and the tool results (wire) appended. */
   append(request: object, input: { turn: ModelTurn; results: unknown }): object;
@@ -56,6 +58,25 @@ function invoke(client: unknown, path: readonly string[], request: object): Prom
   return Promise.resolve((target as (request: object) => unknown).call(owner, request));
 }
 
+/** What a streaming call resolved to: the official SDKs give async iterables of parsed events. */
+async function eventsOf(
+  pending: Promise<unknown>,
+  path: readonly string[],
+): Promise<AsyncIterable<unknown>> {
+  const stream = await pending;
+  if (typeof stream === 'object' && stream !== null && Symbol.asyncIterator in stream) {
+    return stream as AsyncIterable<unknown>;
+  }
+  throw new ToolgateInvalidResponseError(
+    `${path.join('.')} did not return a stream of events (an async iterable)`,
+  );
+}
+
+function streamed(path: readonly string[]): LoopDialect['stream'] {
+  // The request's own flag asks the official clients for their event stream.
+  return (client, request) => eventsOf(invoke(client, path, { ...request, stream: true }), path);
+}
+
 const ChatCompletionSchema = z.looseObject({
   choices: z
     .array(
@@ -75,6 +96,7 @@ const ChatRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 const openAIChat: LoopDialect = {
   offered: requestTools,
   call: (client, request) => invoke(client, ['chat', 'completions', 'create'], request),
+  stream: streamed(['chat', 'completions', 'create']),
   read(response) {
     const message = parseResponse(ChatCompletionSchema, response, 'the chat completion').choices[0]
       ?.message;
@@ -113,6 +135,7 @@ const ResponsesRequestSchema = z.looseObject({
 const openAIResponses: LoopDialect = {
   offered: requestTools,
   call: (client, request) => invoke(client, ['responses', 'create'], request),
+  stream: streamed(['responses', 'create']),
   read(response) {
     const { output } = parseResponse(ResponseSchema, response, 'the response');
     const text = output
@@ -148,13 +171,21 @@ const MessagesRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 const anthropic: LoopDialect = {
   offered: requestTools,
   call: (client, request) => invoke(client, ['messages', 'create'], request),
+  stream: streamed(['messages', 'create']),
   read(response) {
     const { content } = parseResponse(MessageSchema, response, 'the message');
     const text = content.flatMap((block) =>
       block.type === 'text' && block.text !== undefined ? [block.text] : [],
     );
+    // A streamed tool_use cut off mid-JSON keeps its text for the call's invalid_arguments
+    // result; the API takes only object inputs back in the history.
+    const replayable = content.map((block) =>
+      block.type === 'tool_use' && typeof block['input'] === 'string'
+        ? { ...block, input: {} }
+        : block,
+    );
     return {
-      assistant: [{ role: 'assistant', content }],
+      assistant: [{ role: 'assistant', content: replayable }],
       text: joinText(text),
       hasToolCalls: content.some((block) => block.type === 'tool_use'),
     };
@@ -202,6 +233,12 @@ function geminiContents(contents: unknown): unknown[] {
 const gemini: LoopDialect = {
   offered: (request) => listAt(isRecord(request) ? request['config'] : undefined, 'tools'),
   call: (client, request) => invoke(client, ['models', 'generateContent'], request),
+  // Gemini streams from its own method; the request is the same.
+  stream: (client, request) =>
+    eventsOf(invoke(client, ['models', 'generateContentStream'], request), [
+      'models',
+      'generateContentStream',
+    ]),
   read(response) {
     const content = parseResponse(GeminiResponseSchema, response, 'the generateContent response')
       .candidates?.[0]?.content;

@@ -7,6 +7,7 @@ import type {
   CallSummary,
   ExportBody,
   ExportToolResolution,
+  IRCallsCompleted,
 } from '@toolgate/contract';
 import type { ToolResultIR } from '@toolgate/toolir';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -338,16 +339,27 @@ describe('Toolgate#tools', () => {
     });
   });
 
-  it('throws a network error when nothing answers', async () => {
+  it('throws a network error naming the refused connection when nothing answers', async () => {
     const { client, server: http } = await setup(
       (_request, response) => sendJson(response, { body: exportBody }),
       { retry: { maxAttempts: 2 } },
     );
     await http.close();
     server = undefined;
-    await expect(client.tools({ format: 'anthropic' })).rejects.toBeInstanceOf(
-      ToolgateNetworkError,
+    const error: unknown = await client
+      .tools({ format: 'anthropic' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolgateNetworkError);
+    expect(error).toMatchObject({
+      code: 'network_error',
+      systemCode: 'ECONNREFUSED',
+      retryable: true,
+    });
+    // What failed, not the runtime's "fetch failed".
+    expect((error as Error).message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/exports\?format=anthropic got no answer: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
     );
+    expect((error as Error).cause).toMatchObject({ code: 'ECONNREFUSED', syscall: 'connect' });
   });
 
   it('throws a timeout error when an attempt runs past its budget', async () => {
@@ -483,11 +495,103 @@ describe('Toolgate#versionsOf', () => {
   });
 });
 
+describe('Toolgate#call', () => {
+  const snapshot = 'snap_9xY2bQ7mN4kLp0Rz8wVt3c';
+
+  it('runs one tool by name at the version asked for and returns its result on a 200', async () => {
+    const result: ToolResultIR = {
+      call_id: 'call_x',
+      name: 'get_weather',
+      ok: true,
+      data: { temp: 3 },
+    };
+    const { client, server: http } = await setup((_request, response) =>
+      sendJson(response, {
+        body: {
+          results: [result],
+          calls: [summary(CALL_A, 'get_weather', 'succeeded')],
+        } satisfies IRCallsCompleted,
+      }),
+    );
+    const called = await client.call(
+      'get_weather',
+      { city: 'Oslo' },
+      { version: '^1.2', snapshot, callId: 'call_x', idempotencyKey: 'key-9', waitMs: 2_000 },
+    );
+    expect(called).toEqual({
+      result,
+      call: summary(CALL_A, 'get_weather', 'succeeded'),
+      outcome: 'completed',
+    });
+    const [request] = http.requests;
+    expect(request!.method).toBe('POST');
+    const url = new URL(request!.url, 'http://x');
+    expect(url.pathname).toBe('/v1/calls/ir');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ wait_ms: '2000', snapshot });
+    expect(request!.json).toEqual([
+      { id: 'call_x', name: 'get_weather', arguments: { city: 'Oslo' }, tool_version: '^1.2' },
+    ]);
+    expect(request!.headers['idempotency-key']).toBe('key-9');
+  });
+
+  it('gives each call a fresh id and follows it to its end after a 202', async () => {
+    const { client, server: http } = await setup((request, response) => {
+      if (request.method === 'POST') {
+        sendJson(response, { status: 202, body: accepted(CALL_A) });
+        return;
+      }
+      startEventStream(response);
+      response.end(callEventMessage('finished', finished(CALL_A, weatherResult)));
+    });
+    const called = await client.call('get_weather', { city: 'Paris' });
+    expect(called.outcome).toBe('followed');
+    expect(called.result).toEqual(weatherResult);
+    expect(called.call.status).toBe('succeeded');
+    const [call] = http.requests[0]!.json as Array<{ id: string }>;
+    expect(call!.id).toMatch(/^call_[0-9a-f-]{36}$/);
+    expect(http.requests[1]!.url).toBe(`/v1/calls/${CALL_A}/events`);
+  });
+
+  it("returns a tool's failure as a result, and throws the gateway's refusal as an API error", async () => {
+    const failed: ToolResultIR = {
+      call_id: 'c',
+      name: 'get_weather',
+      ok: false,
+      error: { code: 'invalid_arguments', message: '/city is required', retryable: false },
+    };
+    const { client } = await setup((request, response) => {
+      if (request.url.includes('snapshot=')) {
+        sendProblem(response, problemOf('version_sunset', 'get_weather@1.0.0 is past its sunset.'));
+        return;
+      }
+      sendJson(response, {
+        body: { results: [failed], calls: [summary(CALL_A, 'get_weather', 'failed')] },
+      });
+    });
+    await expect(client.call('get_weather', {})).resolves.toMatchObject({ result: failed });
+    await expect(client.call('get_weather', {}, { snapshot })).rejects.toMatchObject({
+      status: 410,
+      problemCode: 'version_sunset',
+    });
+  });
+});
+
 describe('Toolgate#execute', () => {
-  it('returns the wire results of a 200 and sends the contract body and headers', async () => {
+  it('reads the results back from the wire when an older gateway sends no tool_results', async () => {
+    const { client } = await setup((_request, response) =>
+      sendJson(response, { body: chatCompleted }),
+    );
+    const result = await client.execute({ provider: 'openai-chat', payload: chatTurn });
+    expect(result.toolResults).toEqual([
+      expect.objectContaining({ call_id: 'call_1', name: 'get_weather', ok: true }),
+    ]);
+  });
+
+  it('returns the wire and the parsed results of a 200 and sends the contract body and headers', async () => {
     const wire = getAdapter('anthropic').resultsToWire([weatherResult]);
     const completed = {
       results: wire,
+      tool_results: [weatherResult],
       calls: [summary(CALL_A, 'get_weather', 'succeeded')],
     } satisfies CallsCompleted;
     const { client, server: http } = await setup((_request, response) =>
@@ -504,7 +608,7 @@ describe('Toolgate#execute', () => {
       outcome: 'completed',
       results: wire,
       calls: completed.calls,
-      toolResults: undefined,
+      toolResults: [weatherResult],
     });
     const [request] = http.requests;
     expect(request!.method).toBe('POST');

@@ -21,7 +21,15 @@ import {
   ToolgateSdkError,
   ToolgateTimeoutError,
 } from './errors/toolgate-sdk-error';
-import { runToolLoop, type GatewayToolLoopOptions, type ToolLoopResult } from './agent-loop';
+import {
+  runToolLoop,
+  streamToolLoop,
+  type GatewayStreamToolLoopOptions,
+  type GatewayToolLoopOptions,
+  type ToolLoopEvent,
+  type ToolLoopResult,
+} from './agent-loop';
+import type { LocalToolDefinition } from './local-tools';
 import { readCallEvent, type CallEvent } from './transports/call-events';
 import { DeprecationNotices, type DeprecationHandler } from './transports/deprecation-notices';
 import { readGatewayAnswer } from './transports/gateway-answer';
@@ -132,8 +140,36 @@ export interface ExecuteResult<TProvider extends Provider> {
   results: WireResultsByProvider[TProvider];
   /** The calls as the gateway recorded them; after a 202, each with the status it finished with. */
   calls: CallSummary[];
-  /** The results as ToolResultIRs, when the gateway sent them that way (the 202 path). */
-  toolResults: ToolResultIR[] | undefined;
+  /** The same results as ToolResultIRs, one per call in the model's order: a failure keeps its code, data its structure. */
+  toolResults: ToolResultIR[];
+  /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */
+  outcome: 'completed' | 'followed';
+}
+
+/** How a plain call runs: the version to run, and how long to wait for it. */
+export interface CallOptions {
+  /** A version, a range (`^2.1`), `stable` or `canary`; default: the release (the canary for this subject). */
+  version?: string;
+  /** The `snapshot` of an export: the call runs the version that export served (`version` wins). */
+  snapshot?: string;
+  /** The call's id in the ToolCallIR sent; default: a fresh `call_<uuid>`. */
+  callId?: string;
+  conversationId?: string;
+  /** Makes the POST safe to retry: the gateway runs the call at most once per key. */
+  idempotencyKey?: string;
+  /** How long the gateway may hold the request to answer synchronously (200) before answering 202. */
+  waitMs?: number;
+  /** Gives up following the call's event stream after this long (default: wait; approvals can take hours). */
+  followTimeoutMs?: number;
+  /** Every event of the call while it is followed (after a 202). */
+  onEvent?: (event: CallEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** A plain call's outcome: its ToolResultIR (`ok`, then `data` or `error`), and the call as recorded. */
+export interface CallResult {
+  result: ToolResultIR;
+  call: CallSummary;
   /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */
   outcome: 'completed' | 'followed';
 }
@@ -159,6 +195,30 @@ function outcomeOfCall(call: Call, what: string): CallOutcome | undefined {
     });
   }
   return { status: call.status, result: call.result };
+}
+
+/**
+ * How a POST of calls may be repeated: only an Idempotency-Key makes it safe, without one a retry
+ * could run a tool twice. Both call routes read the same headers.
+ */
+function idempotency(key: string | undefined): {
+  safeToRetry: boolean;
+  headers?: Record<string, string>;
+} {
+  if (key === undefined) return { safeToRetry: false };
+  const headers = { 'idempotency-key': key } satisfies RouteRequest<
+    typeof routes.createCalls
+  >['headers'];
+  return { safeToRetry: true, headers };
+}
+
+/**
+ * Results of a gateway that sends only the provider's format (before `tool_results`): read back
+ * with the adapter, the calls taken from the payload that carried them.
+ */
+function readWireResults(provider: Provider, payload: unknown, results: unknown): ToolResultIR[] {
+  const adapter = getAdapter(provider);
+  return adapter.resultsFromWire(results, { calls: adapter.parseCalls(payload).calls });
 }
 
 function exportsUrl(query: ToolsQuery<Provider>): string {
@@ -347,16 +407,8 @@ export class Toolgate {
         route,
         path: routeUrl(route),
         body,
-        // Only an Idempotency-Key makes a repeated POST safe: without one a retry could run a tool twice.
-        safeToRetry: options.idempotencyKey !== undefined,
         signal: options.signal,
-        ...(options.idempotencyKey === undefined
-          ? {}
-          : {
-              headers: {
-                'idempotency-key': options.idempotencyKey,
-              } satisfies RouteRequest<typeof route>['headers'],
-            }),
+        ...idempotency(options.idempotencyKey),
       },
       (response) => readGatewayAnswer(route, response, what),
     );
@@ -374,29 +426,111 @@ export class Toolgate {
         outcome: 'followed',
       };
     }
+    // The contract types results as provider objects; the gateway wrote them with the adapter of
+    // `provider`, the format this request named.
+    const results = answer.body.results as WireResultsByProvider[TProvider];
     return {
-      // The contract types results as provider objects; the gateway wrote them with the adapter of
-      // `provider`, the format this request named.
-      results: answer.body.results as WireResultsByProvider[TProvider],
+      results,
       calls: answer.body.calls,
-      toolResults: undefined,
+      toolResults:
+        answer.body.tool_results ?? readWireResults(options.provider, options.payload, results),
       outcome: 'completed',
     };
+  }
+
+  /**
+   * Runs one tool by name with the given arguments (`POST /v1/calls/ir`), as the registry holds it:
+   * the version `options.version` names, else the one `options.snapshot` served, else the release.
+   * A tool's failure is a result (`result.ok === false`), not a throw.
+   */
+  async call(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: CallOptions = {},
+  ): Promise<CallResult> {
+    const route = routes.createIRCalls;
+    const what = `POST ${route.path}`;
+    const body: RouteRequest<typeof route>['body'] = [
+      {
+        id: options.callId ?? `call_${globalThis.crypto.randomUUID()}`,
+        name,
+        arguments: { ...args },
+        ...(options.version === undefined ? {} : { tool_version: options.version }),
+      },
+    ];
+    const answer = await this.transport.send(
+      {
+        route,
+        path: routeUrl(route, {
+          query: {
+            ...(options.waitMs === undefined ? {} : { wait_ms: options.waitMs }),
+            ...(options.conversationId === undefined
+              ? {}
+              : { conversation_id: options.conversationId }),
+            ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
+          },
+        }),
+        body,
+        signal: options.signal,
+        ...idempotency(options.idempotencyKey),
+      },
+      (response) => readGatewayAnswer(route, response, what),
+    );
+    const [call] = answer.body.calls;
+    if (call === undefined) {
+      throw new ToolgateInvalidResponseError(`${what} answered without the call`, {
+        issues: ['/calls: expected one call summary, got none'],
+      });
+    }
+    if (answer.status === 202) {
+      const [followed] = await this.followCalls(answer.body.call_ids, options);
+      if (followed === undefined) {
+        throw new ToolgateInvalidResponseError(`${what} accepted the call without its id`, {
+          issues: ['/call_ids: expected one call id, got none'],
+        });
+      }
+      return {
+        result: followed.result,
+        call: { ...call, status: followed.status },
+        outcome: 'followed',
+      };
+    }
+    const [result] = answer.body.results;
+    if (result === undefined) {
+      throw new ToolgateInvalidResponseError(`${what} answered without the call's result`, {
+        issues: ['/results: expected one ToolResultIR, got none'],
+      });
+    }
+    return { result, call, outcome: 'completed' };
   }
 
   /**
    * Runs a model <-> tools loop whose calls the gateway executes (unless `execute` names a local executor);
    * see `runToolLoop`.
    */
-  runToolLoop<TRequest extends object>(
-    options: GatewayToolLoopOptions<TRequest>,
-  ): Promise<ToolLoopResult<TRequest>> {
+  runToolLoop<
+    TRequest extends object,
+    const TTools extends readonly LocalToolDefinition[] = readonly [],
+  >(options: GatewayToolLoopOptions<TRequest, TTools>): Promise<ToolLoopResult<TRequest, TTools>> {
     return runToolLoop({ ...options, gateway: this });
+  }
+
+  /**
+   * `runToolLoop` on the provider's streaming API: yields text and partial tool calls as they
+   * arrive, each step's results, and the result last; see `streamToolLoop`.
+   */
+  streamToolLoop<
+    TRequest extends object,
+    const TTools extends readonly LocalToolDefinition[] = readonly [],
+  >(
+    options: GatewayStreamToolLoopOptions<TRequest, TTools>,
+  ): AsyncGenerator<ToolLoopEvent<TRequest, TTools>, void, undefined> {
+    return streamToolLoop({ ...options, gateway: this });
   }
 
   private async followCalls(
     callIds: readonly string[],
-    options: ExecuteOptions<Provider>,
+    options: Pick<CallOptions, 'followTimeoutMs' | 'onEvent' | 'signal'>,
   ): Promise<CallOutcome[]> {
     const deadline =
       options.followTimeoutMs === undefined

@@ -63,7 +63,10 @@ const WAIT_POLL_MS = 100;
  * are the Deprecation / Sunset / Link headers when a deprecated version serves a call.
  */
 export type SubmitCallsResult<TResults = ProviderResults> = { headers: Record<string, string> } & (
-  | { status: 200; body: { results: TResults; calls: CallSummary[] } }
+  | {
+      status: 200;
+      body: { results: TResults; tool_results?: ToolResultIR[]; calls: CallSummary[] };
+    }
   | { status: 202; body: CallsAccepted }
 );
 
@@ -282,8 +285,9 @@ export class CallsService {
   async submit(principal: Principal, input: SubmitCallsInput): Promise<SubmitCallsResult> {
     const outcome = await this.execute(principal, input);
     if (outcome.status === 202) return outcome;
-    const results = getAdapter(input.provider).resultsToWire(outcome.body.results);
-    return { ...outcome, body: { ...outcome.body, results } };
+    const toolResults = outcome.body.results;
+    const results = getAdapter(input.provider).resultsToWire(toolResults);
+    return { ...outcome, body: { results, tool_results: toolResults, calls: outcome.body.calls } };
   }
 
   /** POST /v1/calls/ir: as `submit`, with ToolCallIR calls and ToolResultIR results. */

@@ -74,6 +74,10 @@ describe('POST /v1/calls', () => {
         content: expect.stringContaining('result for oslo'),
       },
     ]);
+    // The same results without the wire's losses, for clients that want them structured.
+    expect(response.body.tool_results).toEqual([
+      { call_id: 'call_a1', name: search.name, ok: true, data: { hits: ['result for oslo'] } },
+    ]);
     expect(response.body.calls).toEqual([
       { id: expect.any(String), status: 'succeeded', tool: search.name, version: '1.0.0' },
     ]);

@@ -235,6 +235,10 @@ export type ProviderResults = z.infer<typeof ProviderResultsSchema>;
 export const CallsCompletedSchema = z
   .object({
     results: ProviderResultsSchema,
+    tool_results: z.array(ToolResultIRSchema).optional().meta({
+      description:
+        "The same results as ToolResultIRs, one per call in the order of the calls: what `results` says in the provider's format, without its losses (a failure's code, structured data). Always sent; optional so that readers of older gateways keep working.",
+    }),
     calls: z.array(CallSummarySchema),
   })
   .meta({ id: 'CallsCompleted' });

@@ -90,8 +90,17 @@ export class ToolgateApiError extends ToolgateSdkError {
 
 /** The request never got an HTTP answer (DNS, refused connection, reset, body cut off). */
 export class ToolgateNetworkError extends ToolgateSdkError {
-  constructor(message: string, options: ToolgateSdkErrorOptions = {}) {
-    super('network_error', message, { retryable: true, ...options });
+  /** The runtime's system error code when it gave one: `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, ... */
+  readonly systemCode: string | undefined;
+
+  /** `cause` is the innermost error (the refused connection), not the runtime's generic wrapper. */
+  constructor(
+    message: string,
+    options: ToolgateSdkErrorOptions & { systemCode?: string | undefined } = {},
+  ) {
+    const { systemCode, ...rest } = options;
+    super('network_error', message, { retryable: true, ...rest });
+    this.systemCode = systemCode;
   }
 }
 

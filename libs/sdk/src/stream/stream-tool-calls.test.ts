@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sseEvent, startFakeProvider } from '../../test/support/fake-provider';
 import type { TestServer } from '../../test/support/test-server';
+import { localTools } from '../local-tools';
+import { toolIRsOf } from './offered-tools';
 import { streamToolCalls } from './stream-tool-calls';
 
 const getWeather = defineTool({
@@ -223,6 +225,52 @@ describe('streamToolCalls', () => {
     const events = await collect(streamToolCalls('openai-chat', stream));
     expect(events.find((event) => event.type === 'tool_call_end')).toMatchObject({
       error: { code: 'incomplete_arguments' },
+    });
+  });
+
+  it("takes the request's wire tools (an export, localTools().toWire()) and checks ends against them", async () => {
+    const http = await sseServer(chatStream);
+    const openai = new OpenAI({ apiKey: 'sk-test', baseURL: `${http.url}/v1`, maxRetries: 0 });
+    const needsCountry = defineTool.readonly({
+      name: 'get_weather',
+      description: 'Current weather of a city.',
+      parameters: z.object({ city: z.string(), country: z.string() }),
+    });
+    const wire = localTools([needsCountry]).toWire('openai-chat');
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: wire,
+      stream: true,
+    });
+    // An export's shape: `{ tools }` as `toolgate.tools()` returns it.
+    const events = await collect(
+      streamToolCalls('openai-chat', stream, { tools: { tools: wire } }),
+    );
+    expect(events.find((event) => event.type === 'tool_call_end')).toMatchObject({
+      call: { name: 'get_weather', arguments: { city: 'Paris' } },
+      error: { code: 'invalid_arguments' },
+    });
+  });
+});
+
+describe('toolIRsOf', () => {
+  it('reads every declaration of a Gemini tool object, and keeps ToolIRs as they are', () => {
+    const other = defineTool.readonly({
+      name: 'get_time',
+      description: 'The time in a zone.',
+      parameters: z.object({ zone: z.string() }),
+    });
+    const gemini = localTools([getWeather, other]).toWire('gemini');
+    expect(toolIRsOf('gemini', gemini).map((tool) => tool.name)).toEqual([
+      'get_weather',
+      'get_time',
+    ]);
+    expect(toolIRsOf('gemini', [getWeather.tool])).toEqual([getWeather.tool]);
+    expect(
+      toolIRsOf('anthropic', localTools([other]).toWire('anthropic'))[0]?.parameters,
+    ).toMatchObject({
+      required: ['zone'],
     });
   });
 });

@@ -6,8 +6,13 @@ import {
   type ToolCallStreamOptions,
 } from '@toolgate/adapters';
 
+import { toolIRsOf, type OfferedTools } from './offered-tools';
+
 /** Options of `streamToolCalls`: the tools offered to the model (names mapped back, ends validated). */
-export type StreamToolCallsOptions = ToolCallStreamOptions;
+export type StreamToolCallsOptions = Omit<ToolCallStreamOptions, 'tools'> & {
+  /** ToolIRs, a `tools()` export, or the request's wire tools (`export.tools`, `localTools().toWire()`). */
+  tools?: OfferedTools;
+};
 
 async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
   const decoder = parseSSE();
@@ -36,7 +41,11 @@ export async function* streamToolCalls(
   stream: AsyncIterable<unknown> | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions = {},
 ): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
-  const parser = createToolCallStream(provider, options);
+  const { tools, ...rest } = options;
+  const parser = createToolCallStream(provider, {
+    ...rest,
+    ...(tools === undefined ? {} : { tools: toolIRsOf(provider, tools) }),
+  });
   const events = stream instanceof ReadableStream ? sseEvents(stream) : stream;
   for await (const event of events) yield* parser.push(event);
   yield* parser.end();

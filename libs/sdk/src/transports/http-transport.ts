@@ -19,6 +19,7 @@ import {
   parseRetryAfter,
   type RetryOptions,
 } from './retry-policy';
+import { networkFailureOf } from './network-failure';
 
 /**
  * The header that names who is asking, for canary bucketing (checked against the headers
@@ -216,10 +217,11 @@ export class HttpTransport {
           cause: error,
         });
       }
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ToolgateNetworkError(`${methodOf(request)} ${request.path} failed: ${message}`, {
-        cause: error,
-      });
+      const failure = networkFailureOf(error);
+      throw new ToolgateNetworkError(
+        `${methodOf(request)} ${url} got no answer: ${failure.message}`,
+        { cause: failure.cause, systemCode: failure.code },
+      );
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);

@@ -168,10 +168,29 @@ export function anthropicToolUseStream(calls: readonly FakeToolCall[], text = 'C
     }),
     event({
       type: 'message_delta',
-      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      delta: { stop_reason: calls.length === 0 ? 'end_turn' : 'tool_use', stop_sequence: null },
       usage: { output_tokens: 30 },
     }),
     event({ type: 'message_stop' }),
+  ].join('');
+}
+
+/** An OpenAI chat stream of a final answer: the text in three content deltas, then `[DONE]`. */
+export function openAIChatTextStream(text: string): string {
+  const chunk = (delta: object, finishReason: string | null = null) =>
+    sseEvent({
+      id: 'chatcmpl-text',
+      object: 'chat.completion.chunk',
+      created: CREATED,
+      model: 'gpt-4o-2024-08-06',
+      system_fingerprint: 'fp_abc',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    });
+  return [
+    chunk({ role: 'assistant', content: '', refusal: null }),
+    ...thirds(text).map((part) => chunk({ content: part })),
+    chunk({}, 'stop'),
+    'data: [DONE]\n\n',
   ].join('');
 }
 
