@@ -17,6 +17,9 @@ export async function createBuiltinTool(
   fields: {
     handler: string;
     name?: string;
+    description?: string;
+    /** The arguments' JSON Schema; the factory's default takes one `query` string. */
+    parameters?: Record<string, unknown>;
     visibility?: 'private' | 'public';
     behavior?: {
       readonly?: boolean;
@@ -28,9 +31,12 @@ export async function createBuiltinTool(
 ): Promise<TestTool> {
   const tool = await createTool(api, team, {
     ...(fields.name === undefined ? {} : { name: fields.name }),
+    ...(fields.description === undefined ? {} : { description: fields.description }),
     ...(fields.visibility === undefined ? {} : { visibility: fields.visibility }),
   });
   const ir = tool.ir.with({
+    ...(fields.description === undefined ? {} : { description: fields.description }),
+    ...(fields.parameters === undefined ? {} : { parameters: fields.parameters }),
     behavior: {
       readonly: true,
       destructive: false,
