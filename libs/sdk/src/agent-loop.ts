@@ -12,6 +12,8 @@ import { loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
 import { anyStopCondition, type StopCondition } from './loop/stop-conditions';
 import {
   typeStep,
+  type NoRegistryTools,
+  type RegistryToolTypes,
   type StepOutcome,
   type StepToolCall,
   type StepToolResult,
@@ -48,15 +50,18 @@ export interface GeminiStreamLoopClient<TRequest> {
 type LoopTools = readonly LocalToolDefinition[];
 
 /** One model turn that asked for tools, and what they returned. */
-export interface ToolLoopStep<TTools extends LoopTools = readonly []> {
+export interface ToolLoopStep<
+  TTools extends LoopTools = readonly [],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> {
   /** The calls as parsed from the model's turn (wire names mapped back). */
   calls: ToolCallIR[];
   /** One result per call in `calls`, then one per call whose arguments were not JSON. */
   results: ToolResultIR[];
   /** The same calls typed per tool name where the loop knows the tool (`defineTool`), one per result. */
-  toolCalls: Array<StepToolCall<TTools>>;
+  toolCalls: Array<StepToolCall<TTools, TRegistry>>;
   /** The same results, typed like `toolCalls` (the handler's return type as `data`). */
-  toolResults: Array<StepToolResult<TTools>>;
+  toolResults: Array<StepToolResult<TTools, TRegistry>>;
   /** The assistant text of this turn, when the model wrote any beside its calls. */
   text: string | undefined;
 }
@@ -78,29 +83,37 @@ export type StreamToolLoopTarget<TRequest> =
   | { provider: 'gemini'; client: GeminiStreamLoopClient<TRequest>; request: NoInfer<TRequest> };
 
 /** What `prepareStep` sees before each model call. */
-export interface PrepareStepContext<TRequest, TTools extends LoopTools> {
+export interface PrepareStepContext<
+  TRequest,
+  TTools extends LoopTools,
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> {
   /** The step about to run, from 0. */
   stepNumber: number;
-  steps: ReadonlyArray<ToolLoopStep<TTools>>;
+  steps: ReadonlyArray<ToolLoopStep<TTools, TRegistry>>;
   /** The conversation so far. */
   request: TRequest;
 }
 
 /** How long the loop may run and how its tool calls are executed. */
-export interface ToolLoopSettings<TRequest, TTools extends LoopTools = readonly []> {
+export interface ToolLoopSettings<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> {
   /** How many turns of tool calls are executed before the loop stops with `stopped: 'max_steps'` (default 10). */
   maxSteps?: number;
   /**
    * Asked after each executed step (a condition, or a list of which any may hold): `stepCountIs(3)`,
    * `hasToolCall('final_answer')`, or your own predicate; ends the loop with `stopped: 'stop_condition'`.
    */
-  stopWhen?: StopCondition<TTools> | ReadonlyArray<StopCondition<TTools>>;
+  stopWhen?: StopCondition<TTools, TRegistry> | ReadonlyArray<StopCondition<TTools, TRegistry>>;
   /**
    * Called before each model call; the request it returns is sent for this step only (change the
    * model, the tools, `tool_choice`, or trim the messages), and the conversation goes on from yours.
    */
   prepareStep?: (
-    context: PrepareStepContext<TRequest, TTools>,
+    context: PrepareStepContext<TRequest, TTools, TRegistry>,
   ) => TRequest | undefined | PromiseLike<TRequest | undefined>;
   /**
    * Runs calls in-process: `localTools([...])` (its tools are typed in `steps`), or any executor.
@@ -113,7 +126,7 @@ export interface ToolLoopSettings<TRequest, TTools extends LoopTools = readonly 
   /** Sent to the gateway with every batch of calls. */
   conversationId?: string;
   /** Called after each executed step. */
-  onStep?: (step: ToolLoopStep<TTools>) => void;
+  onStep?: (step: ToolLoopStep<TTools, TRegistry>) => void;
   signal?: AbortSignal;
 }
 
@@ -121,35 +134,43 @@ export interface ToolLoopSettings<TRequest, TTools extends LoopTools = readonly 
 export type GatewayToolLoopOptions<
   TRequest,
   TTools extends LoopTools = readonly [],
-> = ToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools>;
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = ToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools, TRegistry>;
 
 /** `runToolLoop`'s options: a local executor, or a gateway client to execute through. */
 export type ToolLoopOptions<
   TRequest,
   TTools extends LoopTools = readonly [],
-> = GatewayToolLoopOptions<TRequest, TTools> & { gateway?: Toolgate };
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = GatewayToolLoopOptions<TRequest, TTools, TRegistry> & { gateway?: Toolgate<TRegistry> };
 
 /** `Toolgate#streamToolLoop`'s options. */
 export type GatewayStreamToolLoopOptions<
   TRequest,
   TTools extends LoopTools = readonly [],
-> = StreamToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools>;
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = StreamToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools, TRegistry>;
 
 /** `streamToolLoop`'s options. */
 export type StreamToolLoopOptions<
   TRequest,
   TTools extends LoopTools = readonly [],
-> = GatewayStreamToolLoopOptions<TRequest, TTools> & { gateway?: Toolgate };
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = GatewayStreamToolLoopOptions<TRequest, TTools, TRegistry> & { gateway?: Toolgate<TRegistry> };
 
 /** Where the loop ended: the model's final answer, the step budget, or a stop condition. */
-export interface ToolLoopResult<TRequest, TTools extends LoopTools = readonly []> {
+export interface ToolLoopResult<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> {
   /** The last model response: the final answer, or (for `max_steps`) a turn whose tool calls were not executed. */
   final: unknown;
   /** The assistant text of the last response. */
   text: string | undefined;
   /** The request with the whole conversation so far; the next turn can continue from it. */
   request: TRequest;
-  steps: Array<ToolLoopStep<TTools>>;
+  steps: Array<ToolLoopStep<TTools, TRegistry>>;
   /**
    * `final`: the model answered without tool calls; `max_steps`: `maxSteps` turns of tools ran and
    * the model asked for more; `stop_condition`: a `stopWhen` condition held after a step (its results
@@ -159,10 +180,14 @@ export interface ToolLoopResult<TRequest, TTools extends LoopTools = readonly []
 }
 
 /** What the streaming loop yields: the model's stream as it arrives, then each step and the end. */
-export type ToolLoopEvent<TRequest, TTools extends LoopTools = readonly []> =
+export type ToolLoopEvent<
+  TRequest,
+  TTools extends LoopTools = readonly [],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> =
   | (ToolCallStreamEvent & { step: number })
-  | { type: 'step_finish'; step: number; toolStep: ToolLoopStep<TTools> }
-  | { type: 'finish'; result: ToolLoopResult<TRequest, TTools> };
+  | { type: 'step_finish'; step: number; toolStep: ToolLoopStep<TTools, TRegistry> }
+  | { type: 'finish'; result: ToolLoopResult<TRequest, TTools, TRegistry> };
 
 function newIdempotencyKey(): string {
   // Web Crypto is global in browsers, workers and Node 20; a key per batch makes the POST safe to retry.
@@ -176,11 +201,13 @@ interface StepPlan {
 }
 
 /** What one loop, streaming or not, works with. */
-interface LoopRun<TTools extends LoopTools> {
-  options: ToolLoopOptions<object, TTools>;
+interface LoopRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes> {
+  options: ToolLoopOptions<object, TTools, TRegistry>;
   dialect: LoopDialect;
   /** Names of local tools the loop knows the types of. */
   typedNames: ReadonlySet<string>;
+  /** Names of registry tools the gateway client knows the types of. */
+  registryNames: ReadonlySet<string>;
   parseOptions: { tools?: readonly ToolIR[] };
   /** Whether a call runs in-process; the rest go to the gateway. */
   runsLocally: (call: ToolCallIR) => boolean;
@@ -192,9 +219,9 @@ function isLocalTools<TTools extends LoopTools>(
   return execute !== undefined && Array.isArray((execute as Partial<LocalTools<TTools>>).tools);
 }
 
-function startRun<TTools extends LoopTools>(
-  options: ToolLoopOptions<object, TTools>,
-): LoopRun<TTools> {
+function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
+  options: ToolLoopOptions<object, TTools, TRegistry>,
+): LoopRun<TTools, TRegistry> {
   const { execute, gateway } = options;
   if (execute === undefined && gateway === undefined) {
     throw new ToolgateSdkError(
@@ -209,6 +236,7 @@ function startRun<TTools extends LoopTools>(
     options,
     dialect: loopDialect(options.provider),
     typedNames: local === undefined ? new Set() : localNames,
+    registryNames: gateway?.typedToolNames ?? new Set(),
     parseOptions: tools === undefined ? {} : { tools },
     // A plain executor, or no gateway, runs everything; `localTools` beside a gateway runs its own.
     runsLocally:
@@ -221,8 +249,8 @@ function startRun<TTools extends LoopTools>(
 }
 
 /** Runs one step's calls where they belong and returns one outcome per call, parse failures last. */
-async function executeStep<TTools extends LoopTools>(
-  run: LoopRun<TTools>,
+async function executeStep<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
+  run: LoopRun<TTools, TRegistry>,
   input: { response: unknown; request: object; step: number },
 ): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[] }> {
   const { options, dialect } = run;
@@ -273,7 +301,8 @@ async function executeStep<TTools extends LoopTools>(
         { issues: [`expected one result per call, got none for ${call.id}`] },
       );
     }
-    return { call, ...done, typed: run.typedNames.has(call.name) };
+    const typedBy = done.executedBy === 'gateway' ? run.registryNames : run.typedNames;
+    return { call, ...done, typed: typedBy.has(call.name) };
   });
   // Calls whose arguments were not JSON never run: the model gets an invalid_arguments result to fix them.
   for (const error of parsed.errors) {
@@ -291,10 +320,14 @@ type ModelCall = (
 ) => AsyncGenerator<ToolCallStreamEvent & { step: number }, unknown, undefined>;
 
 /** The loop itself, streaming or not: yields the model's events and each step, returns where it ended. */
-async function* loop<TTools extends LoopTools>(
-  run: LoopRun<TTools>,
+async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
+  run: LoopRun<TTools, TRegistry>,
   callModel: ModelCall,
-): AsyncGenerator<ToolLoopEvent<object, TTools>, ToolLoopResult<object, TTools>, undefined> {
+): AsyncGenerator<
+  ToolLoopEvent<object, TTools, TRegistry>,
+  ToolLoopResult<object, TTools, TRegistry>,
+  undefined
+> {
   const { options, dialect } = run;
   const { maxSteps = 10 } = options;
   const stopWhen =
@@ -304,12 +337,12 @@ async function* loop<TTools extends LoopTools>(
         ? [options.stopWhen]
         : options.stopWhen;
   let request: object = options.request;
-  const steps: Array<ToolLoopStep<TTools>> = [];
+  const steps: Array<ToolLoopStep<TTools, TRegistry>> = [];
   const ended = (
     response: unknown,
     turn: ModelTurn,
-    stopped: ToolLoopResult<object, TTools>['stopped'],
-  ): ToolLoopResult<object, TTools> => ({
+    stopped: ToolLoopResult<object, TTools, TRegistry>['stopped'],
+  ): ToolLoopResult<object, TTools, TRegistry> => ({
     final: response,
     text: turn.text,
     request,
@@ -326,10 +359,10 @@ async function* loop<TTools extends LoopTools>(
     if (step >= maxSteps) return ended(response, turn, 'max_steps');
     const { outcomes, calls } = await executeStep(run, { response, request: prepared, step });
     const results = outcomes.map((outcome) => outcome.result);
-    const toolStep: ToolLoopStep<TTools> = {
+    const toolStep: ToolLoopStep<TTools, TRegistry> = {
       calls,
       results,
-      ...typeStep<TTools>(outcomes),
+      ...typeStep<TTools, TRegistry>(outcomes),
       text: turn.text,
     };
     steps.push(toolStep);
@@ -351,9 +384,12 @@ async function* loop<TTools extends LoopTools>(
 export async function runToolLoop<
   TRequest extends object,
   const TTools extends LoopTools = readonly [],
->(options: ToolLoopOptions<TRequest, TTools>): Promise<ToolLoopResult<TRequest, TTools>> {
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+>(
+  options: ToolLoopOptions<TRequest, TTools, TRegistry>,
+): Promise<ToolLoopResult<TRequest, TTools, TRegistry>> {
   // The loop only hands requests on; it reads them through the dialect, never as TRequest.
-  const run = startRun(options as unknown as ToolLoopOptions<object, TTools>);
+  const run = startRun(options as unknown as ToolLoopOptions<object, TTools, TRegistry>);
   const { dialect } = run;
   // eslint-disable-next-line require-yield -- a call at once has no events to pass on
   const callModel: ModelCall = async function* (request) {
@@ -363,7 +399,7 @@ export async function runToolLoop<
   for (;;) {
     const next = await events.next();
     // The loop hands back the request it was given, grown: of the caller's type.
-    if (next.done === true) return next.value as ToolLoopResult<TRequest, TTools>;
+    if (next.done === true) return next.value as ToolLoopResult<TRequest, TTools, TRegistry>;
   }
 }
 
@@ -376,10 +412,11 @@ export async function runToolLoop<
 export async function* streamToolLoop<
   TRequest extends object,
   const TTools extends LoopTools = readonly [],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
 >(
-  options: StreamToolLoopOptions<TRequest, TTools>,
-): AsyncGenerator<ToolLoopEvent<TRequest, TTools>, void, undefined> {
-  const run = startRun(options as unknown as ToolLoopOptions<object, TTools>);
+  options: StreamToolLoopOptions<TRequest, TTools, TRegistry>,
+): AsyncGenerator<ToolLoopEvent<TRequest, TTools, TRegistry>, void, undefined> {
+  const run = startRun(options as unknown as ToolLoopOptions<object, TTools, TRegistry>);
   const { dialect } = run;
   const provider = options.provider;
   const callModel: ModelCall = async function* (request, step) {
@@ -395,8 +432,8 @@ export async function* streamToolLoop<
   // Delegated, so leaving early closes the loop and with it the model's stream. The loop hands
   // back the request it was given, grown: of the caller's type.
   const result = yield* loop(run, callModel) as unknown as AsyncGenerator<
-    ToolLoopEvent<TRequest, TTools>,
-    ToolLoopResult<TRequest, TTools>,
+    ToolLoopEvent<TRequest, TTools, TRegistry>,
+    ToolLoopResult<TRequest, TTools, TRegistry>,
     undefined
   >;
   yield { type: 'finish', result };

@@ -9,6 +9,8 @@ export type {
   CallOptions,
   CallResult,
   CallVersions,
+  CallArguments,
+  CallData,
 } from './toolgate-client';
 export type { CallEvent, KnownCallEvent, UnknownCallEvent } from './transports/call-events';
 export {
@@ -90,7 +92,11 @@ export {
   type StopConditionContext,
   type AnyStepStopCondition,
 } from './loop/stop-conditions';
+export { registryTypes } from './loop/tool-types';
 export type {
+  RegistryTypes,
+  RegistryToolTypes,
+  NoRegistryTools,
   StepToolCall,
   StepToolResult,
   TypedToolCall,

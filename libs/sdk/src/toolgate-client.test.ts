@@ -10,7 +10,7 @@ import type {
   IRCallsCompleted,
 } from '@toolgate/contract';
 import type { ToolResultIR } from '@toolgate/toolir';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { openAIChatCompletion } from '../test/support/fake-provider';
 import {
   APPROVAL_ID,
@@ -37,6 +37,7 @@ import {
   ToolgateNetworkError,
   ToolgateSdkError,
 } from './errors/toolgate-sdk-error';
+import { registryTypes } from './loop/tool-types';
 import { Toolgate, type ToolgateOptions } from './toolgate-client';
 import type { DeprecationNotice } from './transports/deprecation-notices';
 
@@ -532,6 +533,31 @@ describe('Toolgate#call', () => {
       { id: 'call_x', name: 'get_weather', arguments: { city: 'Oslo' }, tool_version: '^1.2' },
     ]);
     expect(request!.headers['idempotency-key']).toBe('key-9');
+  });
+
+  it("types a call's arguments and data by the registry types the client was given", async () => {
+    const result: ToolResultIR = { call_id: 'c', name: 'get_weather', ok: true, data: { temp: 3 } };
+    const { server: http } = await setup((_request, response) =>
+      sendJson(response, {
+        body: { results: [result], calls: [summary(CALL_A, 'get_weather', 'succeeded')] },
+      }),
+    );
+    const typed = new Toolgate({
+      baseUrl: http.url,
+      apiKey: 'tg_test_key',
+      types: registryTypes<{
+        get_weather: { arguments: { city: string }; result: { temp: number } };
+      }>(['get_weather']),
+    });
+    expect(typed.typedToolNames).toEqual(new Set(['get_weather']));
+    const called = await typed.call('get_weather', { city: 'Oslo' });
+    expectTypeOf(called.result.data).toEqualTypeOf<{ temp: number } | undefined>();
+    expect(called.result.data).toEqual({ temp: 3 });
+    // A tool without declared types takes any object and gives unknown data.
+    const other = await typed.call('get_time', { zone: 'UTC' });
+    expectTypeOf(other.result.data).toEqualTypeOf<unknown>();
+    // @ts-expect-error -- get_weather's arguments are declared: a city, not a town.
+    await typed.call('get_weather', { town: 'Oslo' });
   });
 
   it('gives each call a fresh id and follows it to its end after a 202', async () => {

@@ -30,6 +30,7 @@ import {
   type ToolLoopResult,
 } from './agent-loop';
 import type { LocalToolDefinition } from './local-tools';
+import type { NoRegistryTools, RegistryToolTypes, RegistryTypes } from './loop/tool-types';
 import { readCallEvent, type CallEvent } from './transports/call-events';
 import { DeprecationNotices, type DeprecationHandler } from './transports/deprecation-notices';
 import { readGatewayAnswer } from './transports/gateway-answer';
@@ -44,7 +45,12 @@ export interface ToolgateLogger {
 }
 
 /** How to reach the gateway and how to behave when it misbehaves. */
-export interface ToolgateOptions {
+export interface ToolgateOptions<TRegistry extends RegistryToolTypes = NoRegistryTools> {
+  /**
+   * Types of registry tools (`registryTypes<...>([...names])`): their calls in loop steps and the
+   * results of `call()` are typed by tool name.
+   */
+  types?: RegistryTypes<TRegistry>;
   /** The gateway's origin, e.g. `https://toolgate.example.com` (the `/v1/...` paths are appended). */
   baseUrl: string;
   /** An API key, sent as `Authorization: Bearer <key>`. */
@@ -167,8 +173,9 @@ export interface CallOptions {
 }
 
 /** A plain call's outcome: its ToolResultIR (`ok`, then `data` or `error`), and the call as recorded. */
-export interface CallResult {
-  result: ToolResultIR;
+export interface CallResult<TData = unknown> {
+  /** `data` is of the tool's declared result type when the client has its types. */
+  result: ToolResultIR & { data?: TData };
   call: CallSummary;
   /** `completed`: answered within the wait budget (200); `followed`: accepted (202) and followed to the end. */
   outcome: 'completed' | 'followed';
@@ -239,7 +246,23 @@ function exportsUrl(query: ToolsQuery<Provider>): string {
 }
 
 /** The Toolgate client: pull tools by version in a provider's format, execute calls, run tool loops. */
-export class Toolgate {
+/** The arguments `call()` takes for a tool: its declared type, or any object for a tool without types. */
+export type CallArguments<
+  TRegistry extends RegistryToolTypes,
+  TName extends string,
+> = TName extends keyof TRegistry
+  ? TRegistry[TName]['arguments']
+  : Readonly<Record<string, unknown>>;
+
+/** What a successful `call()` of a tool holds as `result.data`. */
+export type CallData<
+  TRegistry extends RegistryToolTypes,
+  TName extends string,
+> = TName extends keyof TRegistry ? TRegistry[TName]['result'] : unknown;
+
+export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
+  /** The registry tools this client knows the types of (`options.types`). */
+  readonly typedToolNames: ReadonlySet<string>;
   private readonly transport: HttpTransport;
   private readonly deprecations: DeprecationNotices;
   private readonly exported = new WeakMap<object, ExportedFrom>();
@@ -249,7 +272,8 @@ export class Toolgate {
   >();
   private readonly baseUrl: string;
 
-  constructor(options: ToolgateOptions) {
+  constructor(options: ToolgateOptions<TRegistry>) {
+    this.typedToolNames = options.types?.names ?? new Set();
     if (options.baseUrl === '' || options.apiKey === '') {
       throw new ToolgateSdkError('invalid_options', 'Toolgate needs a baseUrl and an apiKey');
     }
@@ -443,18 +467,22 @@ export class Toolgate {
    * the version `options.version` names, else the one `options.snapshot` served, else the release.
    * A tool's failure is a result (`result.ok === false`), not a throw.
    */
-  async call(
-    name: string,
-    args: Readonly<Record<string, unknown>>,
+  async call<TName extends string>(
+    name: TName,
+    args: CallArguments<TRegistry, TName>,
     options: CallOptions = {},
-  ): Promise<CallResult> {
+  ): Promise<CallResult<CallData<TRegistry, TName>>> {
+    // The registry's declared types (`options.types`) are the caller's statement of what the tool
+    // returns; the SDK reads results as ToolResultIRs and does not check data against them.
+    type Typed = CallResult<CallData<TRegistry, TName>>['result'];
     const route = routes.createIRCalls;
     const what = `POST ${route.path}`;
     const body: RouteRequest<typeof route>['body'] = [
       {
         id: options.callId ?? `call_${globalThis.crypto.randomUUID()}`,
         name,
-        arguments: { ...args },
+        // Typed per tool when the client has the registry's types; an object either way.
+        arguments: { ...(args as Readonly<Record<string, unknown>>) },
         ...(options.version === undefined ? {} : { tool_version: options.version }),
       },
     ];
@@ -490,7 +518,7 @@ export class Toolgate {
         });
       }
       return {
-        result: followed.result,
+        result: followed.result as Typed,
         call: { ...call, status: followed.status },
         outcome: 'followed',
       };
@@ -501,7 +529,7 @@ export class Toolgate {
         issues: ['/results: expected one ToolResultIR, got none'],
       });
     }
-    return { result, call, outcome: 'completed' };
+    return { result: result as Typed, call, outcome: 'completed' };
   }
 
   /**
@@ -511,7 +539,9 @@ export class Toolgate {
   runToolLoop<
     TRequest extends object,
     const TTools extends readonly LocalToolDefinition[] = readonly [],
-  >(options: GatewayToolLoopOptions<TRequest, TTools>): Promise<ToolLoopResult<TRequest, TTools>> {
+  >(
+    options: GatewayToolLoopOptions<TRequest, TTools, TRegistry>,
+  ): Promise<ToolLoopResult<TRequest, TTools, TRegistry>> {
     return runToolLoop({ ...options, gateway: this });
   }
 
@@ -523,8 +553,8 @@ export class Toolgate {
     TRequest extends object,
     const TTools extends readonly LocalToolDefinition[] = readonly [],
   >(
-    options: GatewayStreamToolLoopOptions<TRequest, TTools>,
-  ): AsyncGenerator<ToolLoopEvent<TRequest, TTools>, void, undefined> {
+    options: GatewayStreamToolLoopOptions<TRequest, TTools, TRegistry>,
+  ): AsyncGenerator<ToolLoopEvent<TRequest, TTools, TRegistry>, void, undefined> {
     return streamToolLoop({ ...options, gateway: this });
   }
 

@@ -321,9 +321,9 @@ describe.skipIf(!onPglite)(
         ]);
       });
 
-      it('call-a-tool: runs get_weather by name at a version range', async () => {
+      it('call-a-tool: runs get_weather by name at a version range, typed by its declared types', async () => {
         const { stdout } = await runExample('call-a-tool');
-        expect(stdout).toBe(`get_weather@1.0.0 said ${OSLO_WEATHER}\n`);
+        expect(stdout).toBe('get_weather@1.0.0: 21 °C in Oslo\n');
       });
 
       it("execute-calls: the app's own loop hands the model's calls to the gateway", async () => {

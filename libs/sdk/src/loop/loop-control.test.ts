@@ -11,6 +11,7 @@ import { runToolLoop } from '../agent-loop';
 import { localTools } from '../local-tools';
 import { Toolgate } from '../toolgate-client';
 import { hasToolCall, stepCountIs } from './stop-conditions';
+import { registryTypes } from './tool-types';
 
 const getWeather = defineTool.readonly({
   name: 'get_weather',
@@ -274,5 +275,61 @@ describe('Toolgate#runToolLoop with local and gateway tools', () => {
       { role: 'tool', tool_call_id: 'call_1', content: '{"city":"Oslo","temperature":21}' },
       { role: 'tool', tool_call_id: 'call_2', content: '{"hits":3}' },
     ]);
+  });
+
+  it('types the calls and results of registry tools the client has declared types for', async () => {
+    const { openai } = await chatProvider(
+      {
+        calls: [
+          { id: 'call_1', name: 'search_docs', arguments: { query: 'oslo' } },
+          { id: 'call_2', name: 'translate', arguments: { text: 'hei' } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const answered: ToolResultIR[] = [
+      { call_id: 'call_1', name: 'search_docs', ok: true, data: { hits: 3 } },
+      { call_id: 'call_2', name: 'translate', ok: true, data: 'hello' },
+    ];
+    const gateway = await startTestServer((_request, response) =>
+      sendJson(response, {
+        body: {
+          results: getAdapter('openai-chat').resultsToWire(answered),
+          tool_results: answered,
+          calls: answered.map((result, index) => ({
+            id: CALL_IDS[index]!,
+            status: 'succeeded' as const,
+            tool: result.name,
+            version: '1.0.0',
+          })),
+        } satisfies CallsCompleted,
+      }),
+    );
+    servers.push(gateway);
+    const toolgate = new Toolgate({
+      baseUrl: gateway.url,
+      apiKey: 'tg_key',
+      // What generated declarations of the catalog state; `translate` has none.
+      types: registryTypes<{
+        search_docs: { arguments: { query: string }; result: { hits: number } };
+      }>(['search_docs']),
+    });
+    const result = await toolgate.runToolLoop({
+      provider: 'openai-chat',
+      client: openai,
+      request: question,
+    });
+    const [step] = result.steps;
+    expect(step?.toolCalls.map((call) => [call.name, call.dynamic, call.executedBy])).toEqual([
+      ['search_docs', false, 'gateway'],
+      ['translate', true, 'gateway'],
+    ]);
+    const [search] = step!.toolResults;
+    expect(search).toMatchObject({ dynamic: false, ok: true, data: { hits: 3 } });
+    const call = step!.toolCalls[0]!;
+    if (!call.dynamic) expectTypeOf(call.arguments).toEqualTypeOf<{ query: string }>();
+    if (search !== undefined && !search.dynamic && search.ok) {
+      expectTypeOf(search.data).toEqualTypeOf<{ hits: number }>();
+    }
   });
 });

@@ -6,17 +6,52 @@ import type { LocalToolDefinition } from '../local-tools';
 export type ToolCallExecutor = 'local' | 'gateway' | 'none';
 
 /**
- * A call of a local tool whose types are known (`defineTool` with zod): `arguments` as the model
- * sent them, checked against the tool's schema (the handler saw them after zod's defaults and
- * transforms).
+ * The argument and result types of registry tools, by tool name: what generated declarations of
+ * a catalog state (an interface or type of this shape), for `registryTypes`.
  */
-export interface TypedToolCall<TName extends string, TArguments> {
+export type RegistryToolTypes = Record<string, { arguments: object; result: unknown }>;
+
+/** No registry tool types: every gateway call is dynamic. */
+export type NoRegistryTools = Record<never, never>;
+
+/**
+ * Which registry tools a client knows the types of. The names are what the client checks at run
+ * time (a call of a tool outside them stays dynamic); the types ride along for the compiler only.
+ */
+export interface RegistryTypes<TRegistry extends RegistryToolTypes> {
+  readonly names: ReadonlySet<string>;
+  /** Never set: it carries `TRegistry` to the client's type. */
+  readonly types?: TRegistry;
+}
+
+/**
+ * Declares the types of registry tools for `new Toolgate({ types })`: their calls in loop steps
+ * and `call()` results are then typed by name, like `defineTool` tools.
+ *
+ * `registryTypes<{ get_weather: { arguments: { city: string }; result: Weather } }>(['get_weather'])`
+ */
+export function registryTypes<TRegistry extends RegistryToolTypes>(
+  names: ReadonlyArray<keyof TRegistry & string>,
+): RegistryTypes<TRegistry> {
+  return { names: new Set(names) };
+}
+
+/**
+ * A call of a tool whose types are known (a local `defineTool` tool, or a registry tool declared
+ * with `registryTypes`): `arguments` as the model sent them, checked against the tool's schema
+ * (a local handler saw them after zod's defaults and transforms).
+ */
+export interface TypedToolCall<
+  TName extends string,
+  TArguments,
+  TExecutor extends 'local' | 'gateway' = 'local',
+> {
   dynamic: false;
   invalid: false;
   id: string;
   name: TName;
   arguments: TArguments;
-  executedBy: 'local';
+  executedBy: TExecutor;
 }
 
 /**
@@ -72,20 +107,36 @@ type ResultOf<TDefinition> =
     ? TypedToolResult<TName, Awaited<TData>>
     : never;
 
-/** A step's call: typed per tool name for the loop's typed local tools, dynamic otherwise. */
-export type StepToolCall<TTools extends readonly LocalToolDefinition[]> =
-  CallOf<TTools[number]> | DynamicToolCall;
+type RegistryCallOf<TRegistry extends RegistryToolTypes> = {
+  [TName in keyof TRegistry & string]: TypedToolCall<
+    TName,
+    TRegistry[TName]['arguments'],
+    'gateway'
+  >;
+}[keyof TRegistry & string];
+
+type RegistryResultOf<TRegistry extends RegistryToolTypes> = {
+  [TName in keyof TRegistry & string]: TypedToolResult<TName, TRegistry[TName]['result']>;
+}[keyof TRegistry & string];
+
+/** A step's call: typed per tool name for the loop's typed local and registry tools, dynamic otherwise. */
+export type StepToolCall<
+  TTools extends readonly LocalToolDefinition[],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = CallOf<TTools[number]> | RegistryCallOf<TRegistry> | DynamicToolCall;
 
 /** A step's result, typed like its call. */
-export type StepToolResult<TTools extends readonly LocalToolDefinition[]> =
-  ResultOf<TTools[number]> | DynamicToolResult;
+export type StepToolResult<
+  TTools extends readonly LocalToolDefinition[],
+  TRegistry extends RegistryToolTypes = NoRegistryTools,
+> = ResultOf<TTools[number]> | RegistryResultOf<TRegistry> | DynamicToolResult;
 
 /** One call of a step and how it went, before typing. */
 export interface StepOutcome {
   call: ToolCallIR;
   result: ToolResultIR;
   executedBy: ToolCallExecutor;
-  /** Whether the loop knows the call's tool types (a local tool from `defineTool`). */
+  /** Whether the loop knows the types of the tool that ran it (`defineTool`, `registryTypes`). */
   typed: boolean;
 }
 
@@ -93,23 +144,29 @@ export interface StepOutcome {
  * The typed view of a step's calls and results. A call counts as valid unless its result is the
  * `invalid_arguments` error: only then were its arguments checked against the tool's schema.
  */
-export function typeStep<TTools extends readonly LocalToolDefinition[]>(
+export function typeStep<
+  TTools extends readonly LocalToolDefinition[],
+  TRegistry extends RegistryToolTypes,
+>(
   outcomes: readonly StepOutcome[],
-): { toolCalls: Array<StepToolCall<TTools>>; toolResults: Array<StepToolResult<TTools>> } {
-  const toolCalls: Array<StepToolCall<TTools>> = [];
-  const toolResults: Array<StepToolResult<TTools>> = [];
+): {
+  toolCalls: Array<StepToolCall<TTools, TRegistry>>;
+  toolResults: Array<StepToolResult<TTools, TRegistry>>;
+} {
+  const toolCalls: Array<StepToolCall<TTools, TRegistry>> = [];
+  const toolResults: Array<StepToolResult<TTools, TRegistry>> = [];
   for (const { call, result, executedBy, typed } of outcomes) {
     const invalid = !result.ok && result.error?.code === 'invalid_arguments';
     const base = { id: call.id, name: call.name, arguments: call.arguments };
     const outcome = { callId: result.call_id, name: result.name, result };
-    if (typed && !invalid && executedBy === 'local') {
-      // Typed by name: the call ran the local tool of that name, whose schemas checked it.
+    if (typed && !invalid && executedBy !== 'none') {
+      // Typed by name: the call ran the tool of that name, whose schema checked its arguments.
       toolCalls.push({
         ...base,
         dynamic: false,
         invalid: false,
         executedBy,
-      } as StepToolCall<TTools>);
+      } as StepToolCall<TTools, TRegistry>);
       toolResults.push(
         (result.ok
           ? { ...outcome, dynamic: false, ok: true, data: result.data }
@@ -118,7 +175,7 @@ export function typeStep<TTools extends readonly LocalToolDefinition[]>(
               dynamic: false,
               ok: false,
               error: result.error,
-            }) as StepToolResult<TTools>,
+            }) as StepToolResult<TTools, TRegistry>,
       );
       continue;
     }
