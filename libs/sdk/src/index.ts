@@ -61,6 +61,8 @@ export {
 export {
   localTools,
   type LocalTools,
+  type LocalToolsOptions,
+  type LocalApproval,
   type LocalToolDefinition,
   type ToolExecutor,
   type ToolExecutionContext,

@@ -103,4 +103,78 @@ describe('localTools', () => {
     );
     expect(order).toEqual(['a', 'b']);
   });
+
+  it('runs a tool that needs approval only when approve says yes, and never without approve', async () => {
+    const runs: string[] = [];
+    const deleteOrder = defineTool.destructive({
+      name: 'delete_order',
+      description: 'Deletes an order for good.',
+      parameters: z.object({ orderId: z.string() }),
+      handler: ({ orderId }) => {
+        runs.push(orderId);
+        return { deleted: orderId };
+      },
+    });
+    const call = (id: string, orderId: string) => ({
+      id,
+      name: 'delete_order',
+      arguments: { orderId },
+    });
+
+    const [unapproved] = await localTools([deleteOrder])([call('c0', 'A-1')], context);
+    expect(unapproved).toMatchObject({
+      ok: false,
+      error: { code: 'approval_denied', retryable: false },
+    });
+    expect(unapproved?.error?.message).toContain('needs a person');
+
+    const asked: string[] = [];
+    const approving = localTools([deleteOrder], {
+      approve: (toolCall, tool) => {
+        asked.push(`${tool.name}:${String(toolCall.arguments['orderId'])}`);
+        return Promise.resolve(toolCall.arguments['orderId'] === 'A-2');
+      },
+    });
+    const results = await approving([call('c1', 'A-2'), call('c2', 'A-3')], context);
+    expect(results.map((result) => [result.ok, result.error?.code])).toEqual([
+      [true, undefined],
+      [false, 'approval_denied'],
+    ]);
+    expect(asked).toEqual(['delete_order:A-2', 'delete_order:A-3']);
+    expect(runs).toEqual(['A-2']);
+    // A readonly lookup is never asked about.
+    await localTools([getWeather], { approve: () => false })(
+      [{ id: 'c3', name: 'get_weather', arguments: { city: 'Oslo' } }],
+      context,
+    );
+  });
+
+  it("ends a handler past the tool's timeout_ms with a timeout result and aborts its signal", async () => {
+    let aborted: unknown;
+    const slow = defineTool.readonly({
+      name: 'slow_lookup',
+      description: 'Takes its time.',
+      parameters: z.object({}),
+      constraints: { timeout_ms: 40 },
+      handler: (_args, { signal }) =>
+        new Promise<never>(() => {
+          signal?.addEventListener('abort', () => {
+            aborted = signal.reason;
+          });
+        }),
+    });
+    const [result] = await localTools([slow])(
+      [{ id: 'c', name: 'slow_lookup', arguments: {} }],
+      context,
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'timeout',
+        retryable: true,
+        message: 'slow_lookup did not finish within its 40 ms budget.',
+      },
+    });
+    expect(aborted).toBeInstanceOf(Error);
+  });
 });

@@ -53,11 +53,59 @@ export type LocalTools<
   ): Array<WireToolByProvider[TProvider]>;
 };
 
+/** Decides whether a call of a tool that needs approval may run; `true` runs it. */
+export type LocalApproval = (call: ToolCallIR, tool: ToolIR) => boolean | PromiseLike<boolean>;
+
+/** How `localTools` runs its tools. */
+export interface LocalToolsOptions {
+  /**
+   * Asked before each call of a tool whose behavior needs a person's approval (`requires_approval:
+   * 'always'`, or `'if_destructive'` on a destructive tool, as `defineTool.destructive` states):
+   * show the call to the user and resolve `true` to run it. Without it such calls never run in
+   * process: they get an `approval_denied` result (run them through the gateway, which holds them
+   * for approval).
+   */
+  approve?: LocalApproval;
+}
+
 type Handler = (args: unknown, context: ToolHandlerContext) => unknown;
+
+/** The gateway's rule, applied in process: who must say yes before the tool runs. */
+function needsApproval(tool: ToolIR): boolean {
+  const { requires_approval: rule, destructive } = tool.behavior;
+  return rule === 'always' || (rule === 'if_destructive' && destructive);
+}
+
+class LocalTimeout extends Error {}
+
+/**
+ * Runs the handler within the tool's `timeout_ms`: its signal aborts when the budget runs out (or
+ * the loop's does), and the call ends then even if the handler ignores the signal.
+ */
+async function withinBudget(
+  run: (signal: AbortSignal) => unknown,
+  input: { timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<unknown> {
+  const budget = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      budget.abort(new LocalTimeout());
+      reject(new LocalTimeout());
+    }, input.timeoutMs);
+  });
+  const signal =
+    input.signal === undefined ? budget.signal : AbortSignal.any([budget.signal, input.signal]);
+  try {
+    return await Promise.race([Promise.resolve(run(signal)), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function runOne(
   definition: LocalToolDefinition | undefined,
-  input: { call: ToolCallIR; signal: AbortSignal | undefined },
+  input: { call: ToolCallIR; signal: AbortSignal | undefined; approve: LocalApproval | undefined },
 ): Promise<ToolResultIR> {
   const { call } = input;
   const failed = (error: ToolResultError): ToolResultIR => ({
@@ -81,15 +129,34 @@ async function runOne(
     if (!parsed.ok) return failed(toInvalidArgumentsError(parsed.errors));
     args = parsed.value;
   }
+  const { tool } = definition;
+  if (needsApproval(tool) && !(await input.approve?.(call, tool))) {
+    return failed({
+      code: 'approval_denied',
+      message:
+        input.approve === undefined
+          ? `${call.name} needs a person's approval, and this app runs it only when approved; it did not run.`
+          : `The user did not approve this call of ${call.name}; it did not run.`,
+      retryable: false,
+    });
+  }
+  const timeoutMs = tool.constraints.timeout_ms;
   try {
-    const context: ToolHandlerContext = {
-      callId: call.id,
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
-    };
     // The arguments passed the tool's own schemas, so they have the handler's argument type.
-    const data = await (definition.handler as Handler)(args, context);
+    const handler = definition.handler as Handler;
+    const data = await withinBudget((signal) => handler(args, { callId: call.id, signal }), {
+      timeoutMs,
+      signal: input.signal,
+    });
     return { call_id: call.id, name: call.name, ok: true, ...(data === undefined ? {} : { data }) };
   } catch (error) {
+    if (error instanceof LocalTimeout) {
+      return failed({
+        code: 'timeout',
+        message: `${call.name} did not finish within its ${timeoutMs} ms budget.`,
+        retryable: true,
+      });
+    }
     return failed({
       code: 'tool_error',
       message: error instanceof Error ? error.message : String(error),
@@ -100,19 +167,28 @@ async function runOne(
 
 /**
  * An executor that runs tools in-process: arguments are validated against the tool's JSON Schema
- * (`validateArguments`, then the zod schema when the tool came from `defineTool`), then its handler runs.
- * Invalid arguments become an `invalid_arguments` result and a throwing handler a `tool_error` result,
- * both readable by the model. Calls run one after another, in the model's order.
+ * (`validateArguments`, then the zod schema when the tool came from `defineTool`), a tool that needs
+ * approval asks `options.approve`, then its handler runs within the tool's `timeout_ms`.
+ * Invalid arguments become an `invalid_arguments` result, an unapproved call `approval_denied`, a
+ * handler past its budget `timeout` and a throwing handler `tool_error`, all readable by the model.
+ * Calls run one after another, in the model's order.
  */
 export function localTools<const TTools extends readonly LocalToolDefinition[]>(
   definitions: TTools,
+  options: LocalToolsOptions = {},
 ): LocalTools<TTools> {
   const byName = new Map(definitions.map((definition) => [definition.tool.name, definition]));
   const tools = definitions.map((definition) => definition.tool);
   const execute: ToolExecutor = async (calls, context) => {
     const results: ToolResultIR[] = [];
     for (const call of calls)
-      results.push(await runOne(byName.get(call.name), { call, signal: context.signal }));
+      results.push(
+        await runOne(byName.get(call.name), {
+          call,
+          signal: context.signal,
+          approve: options.approve,
+        }),
+      );
     return results;
   };
   return Object.assign(execute, {

@@ -432,10 +432,10 @@ export const ERROR_CODES = {
     details: z.object({ approval_id: z.string() }),
   },
   approval_denied: {
-    summary: 'A person denied the approval this call needed.',
+    summary: 'A person denied the approval this call needed (in process: nobody approved it).',
     retryable: false,
     surfaces: ['result'],
-    emitters: ['engine'],
+    emitters: ['engine', 'sdk'],
   },
   approval_expired: {
     summary: 'Nobody decided the approval before it expired; calling again asks anew.',
