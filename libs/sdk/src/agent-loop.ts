@@ -350,7 +350,16 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     stopped,
   });
   for (;;) {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted === true) {
+      // One error type for every way the SDK stops on the caller's signal (see the transport).
+      throw new ToolgateSdkError(
+        'aborted',
+        `the tool loop was aborted before step ${steps.length}`,
+        {
+          cause: options.signal.reason,
+        },
+      );
+    }
     const step = steps.length;
     const prepared = (await options.prepareStep?.({ stepNumber: step, steps, request })) ?? request;
     const response = yield* callModel(prepared, step);

@@ -972,7 +972,7 @@ describe('Toolgate#execute', () => {
     expect(http.requests).toHaveLength(1);
   });
 
-  it('gives up following after followTimeoutMs', async () => {
+  it('gives up following after followTimeoutMs, naming the calls that go on', async () => {
     const { client } = await setup((request, response) => {
       if (request.method === 'POST') {
         sendJson(response, { status: 202, body: accepted(CALL_A) });
@@ -994,7 +994,7 @@ describe('Toolgate#execute', () => {
     });
     await expect(
       client.execute({ provider: 'openai-chat', payload: chatTurn, followTimeoutMs: 100 }),
-    ).rejects.toMatchObject({ code: 'timeout', timeoutMs: 100 });
+    ).rejects.toMatchObject({ code: 'timeout', timeoutMs: 100, callIds: [CALL_A] });
   });
 
   it("stops on the caller's abort signal without retrying", async () => {

@@ -579,12 +579,10 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
     } catch (error) {
       siblings.abort();
       if (deadline?.aborted === true && options.followTimeoutMs !== undefined) {
+        // The ids let the caller look the calls up later: they keep running in the gateway.
         throw new ToolgateTimeoutError(
-          `the calls did not finish within ${options.followTimeoutMs} ms`,
-          {
-            timeoutMs: options.followTimeoutMs,
-            cause: error,
-          },
+          `the calls ${callIds.join(', ')} did not finish within ${options.followTimeoutMs} ms; they go on in the gateway (GET /v1/calls/{callId})`,
+          { timeoutMs: options.followTimeoutMs, callIds, cause: error },
         );
       }
       throw error;

@@ -108,10 +108,17 @@ export class ToolgateNetworkError extends ToolgateSdkError {
 export class ToolgateTimeoutError extends ToolgateSdkError {
   /** The budget that ran out, in milliseconds. */
   readonly timeoutMs: number;
+  /** The calls that had not finished when following them ran out of time (they go on in the gateway). */
+  readonly callIds: readonly string[];
 
-  constructor(message: string, options: ToolgateSdkErrorOptions & { timeoutMs: number }) {
-    super('timeout', message, { retryable: true, ...options });
+  constructor(
+    message: string,
+    options: ToolgateSdkErrorOptions & { timeoutMs: number; callIds?: readonly string[] },
+  ) {
+    const { callIds = [], ...rest } = options;
+    super('timeout', message, { retryable: true, ...rest });
     this.timeoutMs = options.timeoutMs;
+    this.callIds = callIds;
   }
 }
 

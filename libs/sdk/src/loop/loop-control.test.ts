@@ -122,6 +122,29 @@ describe('runToolLoop stop conditions', () => {
   });
 });
 
+describe('runToolLoop abort', () => {
+  it("stops before the next step with an aborted error when the caller's signal fires", async () => {
+    const { server, openai } = await chatProvider({ calls: [weatherCall('call_1')] });
+    const controller = new AbortController();
+    const reason = new Error('user left');
+    await expect(
+      runToolLoop({
+        provider: 'openai-chat',
+        client: openai,
+        request: question,
+        execute: local,
+        signal: controller.signal,
+        onStep: () => controller.abort(reason),
+      }),
+    ).rejects.toMatchObject({
+      code: 'aborted',
+      cause: reason,
+      message: 'the tool loop was aborted before step 1',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('runToolLoop prepareStep', () => {
   it('sends the request prepareStep returns for that step only', async () => {
     const { server, openai } = await chatProvider(
