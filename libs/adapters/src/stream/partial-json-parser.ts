@@ -58,51 +58,71 @@ export function createPartialJsonParser(options: PartialJsonParserOptions = {}):
 type Container = Record<string, unknown> | unknown[];
 type CompletionLog = (Frame | string | number | null)[];
 
-// Parser states. Numeric constants keep the dispatch a jump table.
-const S_VALUE = 0; // a value must start (top level, after ':' or after ',' in an array)
-const S_ARRAY_FIRST = 1; // after '[': a value or ']'
-const S_OBJECT_FIRST = 2; // after '{': a key or '}'
-const S_KEY = 3; // after ',' in an object: a key
-const S_COLON = 4; // after a key
-const S_AFTER_VALUE = 5; // after a member: ',' or the closing bracket
-const S_DONE = 6; // the top-level value is complete
-const S_STRING = 7;
-const S_ESCAPE = 8;
-const S_UNICODE = 9;
-const S_NUMBER = 10;
-const S_LITERAL = 11;
+// Parser states and number phases as const enums: their members compile to literals, so the
+// dispatch is a jump table also where a bundler turns module-level constants into variables
+// (esbuild does, for the published SDK), which V8 then loads and compares one by one.
+const enum State {
+  /** A value must start (top level, after ':' or after ',' in an array). */
+  Value,
+  /** After '[': a value or ']'. */
+  ArrayFirst,
+  /** After '{': a key or '}'. */
+  ObjectFirst,
+  /** After ',' in an object: a key. */
+  Key,
+  /** After a key. */
+  Colon,
+  /** After a member: ',' or the closing bracket. */
+  AfterValue,
+  /** The top-level value is complete. */
+  Done,
+  String,
+  Escape,
+  Unicode,
+  Number,
+  Literal,
+  /** An object key: like String, and hashed for the key cache. */
+  KeyString,
+}
 
-// Number sub-states, after the JSON number grammar (RFC 8259 section 6).
-const N_MINUS = 0;
-const N_ZERO = 1;
-const N_INT = 2;
-const N_DOT = 3;
-const N_FRAC = 4;
-const N_EXP = 5;
-const N_EXP_SIGN = 6;
-const N_EXP_DIGITS = 7;
+/**
+ * Number phases, after the JSON number grammar (RFC 8259 section 6). Ordered so that ranges test
+ * phases: up to Int the integer part, then the fraction, then the exponent.
+ */
+const enum Phase {
+  Minus,
+  Zero,
+  Int,
+  Dot,
+  Frac,
+  Exp,
+  ExpSign,
+  ExpDigits,
+}
 
 const NO_PATHS: readonly string[] = Object.freeze([]);
+const PROTO_KEY = '__proto__';
 
-/** One open container: the stack is the chain of `parent` links. */
-class Frame {
-  /** The key of the member being parsed (objects). */
-  key = '';
-  /** The index of the element being parsed (arrays). */
-  index = 0;
-  /** JSON Pointer of this container, computed on first need. */
-  pointer: string | undefined = undefined;
-
+/**
+ * One open container: the stack is the chain of `parent` links. Made as one object literal (one
+ * shape, allocated inline in the parser loop, where a class constructor was a call).
+ */
+interface Frame {
+  readonly isArray: boolean;
+  container: Container;
+  readonly parent: Frame | null;
   /** The slot of this container in its parent (key or index); unused at the root. */
-  slot: string | number = '';
+  readonly slot: string | number;
   /** The snapshot epoch in which `container` was created or copied; older ones are shared and frozen by contract. */
-  owned = 0;
-
-  constructor(
-    readonly isArray: boolean,
-    public container: Container,
-    readonly parent: Frame | null,
-  ) {}
+  owned: number;
+  /** The key of the member being parsed (objects). */
+  key: string;
+  /** `key` is `__proto__`, which must be defined rather than assigned (decided once per key). */
+  protoKey: boolean;
+  /** The index of the element being parsed (arrays). */
+  index: number;
+  /** JSON Pointer of this container, computed on first need. */
+  pointer: string | undefined;
 }
 
 class PartialJsonResult implements PartialJson {
@@ -131,7 +151,7 @@ class IncrementalJsonParser implements PartialJsonParser {
   private readonly partialStrings: boolean;
   private readonly returnPartial: boolean;
 
-  private state = S_VALUE;
+  private state: State = State.Value;
   private top: Frame | null = null;
   private root: unknown = undefined;
   private done = false;
@@ -157,12 +177,22 @@ class IncrementalJsonParser implements PartialJsonParser {
   /** A high surrogate held back from the partial view until its pair arrives. */
   private held = '';
   private inKey = false;
-  /** Length of the open string's prefix last written into the value; -1 before the first write. */
-  private placedLength = -1;
+  /** The open key's hash and raw length over earlier chunks, and whether it is free of escapes. */
+  private keyHash = 0;
+  private keyLength = 0;
+  private keyPlain = true;
+  /**
+   * The open string's text changed since it was last written into the value (true when it opens).
+   * A flag rather than a length comparison: the text is a cons, sliced or flat string by turns, and
+   * reading `length` across that many string shapes is a megamorphic load at every push.
+   */
+  private textChanged = false;
   private hexCount = 0;
   private hexValue = 0;
+  /** The number's text from earlier chunks, needed only when it is not decoded from its digits. */
   private numberText = '';
-  private numberState = N_MINUS;
+  private numberState: Phase = Phase.Minus;
+  private negative = false;
   /** The number's digits as an integer (exact while at most 15 digits), its decimal scale and exponent. */
   private mantissa = 0;
   private digits = 0;
@@ -194,17 +224,15 @@ class IncrementalJsonParser implements PartialJsonParser {
     const logStart = this.logLength;
     const state = this.scan(chunk);
     // Carry the unfinished token over to the next chunk.
-    if (state === S_STRING) this.appendTail(chunk, this.tailStart);
-    else if (state === S_NUMBER) this.numberText += chunk.slice(this.tailStart);
+    if (state === State.String) this.appendTail(chunk, this.tailStart);
+    else if (state === State.KeyString) {
+      this.keyLength += chunk.length - this.tailStart;
+      this.appendTail(chunk, this.tailStart);
+    } else if (state === State.Number) this.numberText += chunk.slice(this.tailStart);
     this.state = state;
     this.offset += chunk.length;
-    if (
-      this.partialStrings &&
-      !this.inKey &&
-      isInString(state) &&
-      this.text.length !== this.placedLength
-    ) {
-      this.placedLength = this.text.length;
+    if (this.textChanged && this.partialStrings && !this.inKey && isInString(state)) {
+      this.textChanged = false;
       this.place(this.text);
     }
     if (!this.snapshots) {
@@ -228,227 +256,398 @@ class IncrementalJsonParser implements PartialJsonParser {
    * the unfinished string or number begins. Kept apart from the per-push bookkeeping on purpose: a
    * long chunk gets this loop compiled on-stack, and that code must not contain the rarely run
    * chunk-boundary paths (V8 would leave the loop on them at every later push).
+   *
+   * The work of every member (placing the value, logging its completion, opening and closing
+   * containers, decoding a number) is written out here rather than in helper methods: this function
+   * is too large for V8 to inline all of its callees, and the helpers it did not inline (the store,
+   * the log, open, close, the number's start and value) were a call per member. The rare paths
+   * (escapes, errors, snapshots, long numbers) stay in helpers.
    */
-  private scan(chunk: string): number {
+  private scan(chunk: string): State {
     const length = chunk.length;
+    const log = this.log;
+    const snapshots = this.snapshots;
+    const epoch = this.epoch;
+    let logLength = this.logLength;
+    let top = this.top;
     let state = this.state;
     let index = 0;
     // Start of the not yet accumulated part of the current string or number in this chunk.
     let segment = 0;
 
     while (index < length) {
-      switch (state) {
-        case S_STRING: {
-          let code = 0;
-          while (index < length) {
-            code = chunk.charCodeAt(index);
-            if (code === 34 || code === 92 || code < 32) break;
-            index++;
-          }
-          if (index === length) break;
-          if (code === 34) {
-            const value = this.takeString(chunk, segment, index);
-            index++;
-            if (this.inKey) {
-              (this.top as Frame).key = value;
-              state = S_COLON;
-            } else {
-              state = this.emit(value);
+      // A case either `continue`s (no value finished) or leaves `complete` with the finished value.
+      let value: unknown;
+      complete: {
+        switch (state) {
+          case State.String: {
+            let code = 0;
+            while (index < length) {
+              code = chunk.charCodeAt(index);
+              if (code === 34 || code === 92 || code < 32) break;
+              index++;
             }
-          } else if (code === 92) {
+            if (index === length) continue;
+            if (code === 34) {
+              value =
+                this.text === '' && this.held === ''
+                  ? chunk.slice(segment, index)
+                  : this.takeString(chunk, segment, index);
+              index++;
+              break complete;
+            }
+            if (code !== 92) throw this.fail(chunk, index, ['string character', '"']);
             this.appendSegment(chunk, segment, index);
             index++;
-            state = S_ESCAPE;
-          } else {
-            throw this.fail(chunk, index, ['string character', '"']);
+            state = State.Escape;
+            continue;
           }
-          break;
-        }
-        case S_ESCAPE: {
-          const unit = escapedUnit(chunk.charCodeAt(index));
-          if (unit === -1) throw this.fail(chunk, index, ['escape character']);
-          index++;
-          if (unit === -2) {
-            this.hexCount = 0;
-            this.hexValue = 0;
-            state = S_UNICODE;
-          } else {
-            this.appendUnit(unit);
-            segment = index;
-            state = S_STRING;
+          case State.KeyString: {
+            let code = 0;
+            let hash = this.keyHash;
+            while (index < length) {
+              code = chunk.charCodeAt(index);
+              if (code === 34 || code === 92 || code < 32) break;
+              hash = (Math.imul(hash, 31) + code) | 0;
+              index++;
+            }
+            this.keyHash = hash;
+            if (index === length) continue;
+            if (code === 34) {
+              const frame = top as Frame;
+              this.keyLength += index - segment;
+              const key =
+                this.text === '' && this.held === ''
+                  ? this.keyFromChunk(chunk, segment, index)
+                  : this.takeKey(chunk, segment, index);
+              frame.key = key;
+              // Only a 9-unit key, or one with escapes, can be `__proto__`: most keys skip the comparison.
+              frame.protoKey = (this.keyLength === 9 || !this.keyPlain) && key === PROTO_KEY;
+              index++;
+              state = State.Colon;
+              continue;
+            }
+            if (code !== 92) throw this.fail(chunk, index, ['string character', '"']);
+            this.keyPlain = false;
+            this.appendSegment(chunk, segment, index);
+            index++;
+            state = State.Escape;
+            continue;
           }
-          break;
-        }
-        case S_UNICODE: {
-          const digit = hexDigit(chunk.charCodeAt(index));
-          if (digit === -1) throw this.fail(chunk, index, ['hex digit']);
-          index++;
-          this.hexValue = this.hexValue * 16 + digit;
-          if (++this.hexCount === 4) {
-            this.appendUnit(this.hexValue);
-            segment = index;
-            state = S_STRING;
-          }
-          break;
-        }
-        case S_NUMBER: {
-          let numberState = this.numberState;
-          let finished = false;
-          let mantissa = this.mantissa;
-          let digits = this.digits;
-          let scale = this.scale;
-          let exponent = this.exponent;
-          while (index < length) {
+          case State.Escape: {
             const code = chunk.charCodeAt(index);
-            const isDigit = code >= 48 && code <= 57;
-            if (isDigit) {
-              if (numberState === N_ZERO) {
+            const unit = code < 128 ? (ESCAPED_UNITS[code] as number) : -1;
+            if (unit === -1) throw this.fail(chunk, index, ['escape character']);
+            index++;
+            if (unit === -2) {
+              this.hexCount = 0;
+              this.hexValue = 0;
+              state = State.Unicode;
+            } else {
+              this.appendUnit(unit);
+              segment = index;
+              state = this.inKey ? State.KeyString : State.String;
+            }
+            continue;
+          }
+          case State.Unicode: {
+            // All four digits in one go when the chunk has them (one trip through the dispatch).
+            let hexValue = this.hexValue;
+            let hexCount = this.hexCount;
+            while (index < length) {
+              const code = chunk.charCodeAt(index);
+              const digit = code < 128 ? (HEX_VALUES[code] as number) : -1;
+              if (digit === -1) throw this.fail(chunk, index, ['hex digit']);
+              index++;
+              hexValue = hexValue * 16 + digit;
+              if (++hexCount === 4) break;
+            }
+            if (hexCount < 4) {
+              this.hexValue = hexValue;
+              this.hexCount = hexCount;
+              continue;
+            }
+            this.appendUnit(hexValue);
+            segment = index;
+            state = this.inKey ? State.KeyString : State.String;
+            continue;
+          }
+          case State.Number: {
+            let numberState = this.numberState;
+            let mantissa = this.mantissa;
+            let digits = this.digits;
+            let scale = this.scale;
+            let exponent = this.exponent;
+            let finished = false;
+            while (index < length) {
+              const code = chunk.charCodeAt(index);
+              const digit = code - 48;
+              if (digit >= 0 && digit <= 9) {
+                if (numberState <= Phase.Int) {
+                  if (numberState === Phase.Zero) {
+                    finished = true;
+                    break;
+                  }
+                  if (numberState === Phase.Minus)
+                    numberState = digit === 0 ? Phase.Zero : Phase.Int;
+                  mantissa = mantissa * 10 + digit;
+                  digits++;
+                } else if (numberState <= Phase.Frac) {
+                  numberState = Phase.Frac;
+                  mantissa = mantissa * 10 + digit;
+                  digits++;
+                  scale--;
+                } else {
+                  numberState = Phase.ExpDigits;
+                  if (exponent < 10000) exponent = exponent * 10 + digit;
+                }
+                index++;
+              } else if (code === 46 && (numberState === Phase.Zero || numberState === Phase.Int)) {
+                numberState = Phase.Dot;
+                index++;
+              } else if (
+                (code === 101 || code === 69) &&
+                (numberState === Phase.Zero ||
+                  numberState === Phase.Int ||
+                  numberState === Phase.Frac)
+              ) {
+                numberState = Phase.Exp;
+                index++;
+              } else if ((code === 43 || code === 45) && numberState === Phase.Exp) {
+                numberState = Phase.ExpSign;
+                if (code === 45) this.negativeExponent = true;
+                index++;
+              } else {
                 finished = true;
                 break;
               }
-              if (numberState === N_MINUS) numberState = code === 48 ? N_ZERO : N_INT;
-              else if (numberState === N_DOT) numberState = N_FRAC;
-              else if (numberState === N_EXP || numberState === N_EXP_SIGN)
-                numberState = N_EXP_DIGITS;
-              if (numberState === N_EXP_DIGITS) {
-                if (exponent < 10000) exponent = exponent * 10 + (code - 48);
-              } else {
-                mantissa = mantissa * 10 + (code - 48);
-                digits++;
-                if (numberState === N_FRAC) scale--;
-              }
-              index++;
-            } else if (code === 46 && (numberState === N_ZERO || numberState === N_INT)) {
-              numberState = N_DOT;
-              index++;
-            } else if (
-              (code === 101 || code === 69) &&
-              (numberState === N_ZERO || numberState === N_INT || numberState === N_FRAC)
+            }
+            this.numberState = numberState;
+            if (!finished) {
+              this.mantissa = mantissa;
+              this.digits = digits;
+              this.scale = scale;
+              this.exponent = exponent;
+              continue;
+            }
+            if (
+              numberState === Phase.Minus ||
+              numberState === Phase.Dot ||
+              numberState === Phase.Exp ||
+              numberState === Phase.ExpSign
             ) {
-              numberState = N_EXP;
-              index++;
-            } else if ((code === 43 || code === 45) && numberState === N_EXP) {
-              numberState = N_EXP_SIGN;
-              if (code === 45) this.negativeExponent = true;
-              index++;
+              throw this.fail(chunk, index, ['digit']);
+            }
+            // Clinger's fast path (see `numberValue`), written out for the common short number.
+            const power = scale + (this.negativeExponent ? -exponent : exponent);
+            if (digits <= 15 && power >= -22 && power <= 22) {
+              const magnitude =
+                power === 0
+                  ? mantissa
+                  : power > 0
+                    ? mantissa * (EXACT_POWERS_OF_TEN[power] as number)
+                    : mantissa / (EXACT_POWERS_OF_TEN[-power] as number);
+              value = this.negative ? -magnitude : magnitude;
             } else {
-              finished = true;
-              break;
+              this.mantissa = mantissa;
+              this.digits = digits;
+              this.scale = scale;
+              this.exponent = exponent;
+              value = this.numberValue(chunk, segment, index);
             }
+            // The delimiter is not consumed: the next state checks it.
+            break complete;
           }
-          this.numberState = numberState;
-          this.mantissa = mantissa;
-          this.digits = digits;
-          this.scale = scale;
-          this.exponent = exponent;
-          if (!finished) break;
-          if (
-            numberState === N_MINUS ||
-            numberState === N_DOT ||
-            numberState === N_EXP ||
-            numberState === N_EXP_SIGN
-          ) {
-            throw this.fail(chunk, index, ['digit']);
-          }
-          // The delimiter is not consumed: the next state checks it.
-          state = this.emit(this.numberValue(chunk, segment, index));
-          break;
-        }
-        case S_LITERAL: {
-          const literal = this.literal;
-          while (index < length && this.literalIndex < literal.length) {
-            if (chunk.charCodeAt(index) !== literal.charCodeAt(this.literalIndex)) {
-              throw this.fail(chunk, index, [literal.charAt(this.literalIndex)]);
-            }
-            index++;
-            this.literalIndex++;
-          }
-          if (this.literalIndex === literal.length) state = this.emit(this.literalValue);
-          break;
-        }
-        default: {
-          // Structural states: skip whitespace, then one token.
-          const code = chunk.charCodeAt(index);
-          if (code === 32 || code === 10 || code === 13 || code === 9) {
-            index++;
-            break;
-          }
-          switch (state) {
-            case S_AFTER_VALUE: {
-              const frame = this.top as Frame;
-              if (code === 44) {
-                state = frame.isArray ? S_VALUE : S_KEY;
-              } else if (code === (frame.isArray ? 93 : 125)) {
-                state = this.close();
-              } else {
-                throw this.fail(chunk, index, frame.isArray ? [',', ']'] : [',', '}']);
+          case State.Literal: {
+            const literal = this.literal;
+            while (index < length && this.literalIndex < literal.length) {
+              if (chunk.charCodeAt(index) !== literal.charCodeAt(this.literalIndex)) {
+                throw this.fail(chunk, index, [literal.charAt(this.literalIndex)]);
               }
               index++;
-              break;
+              this.literalIndex++;
             }
-            case S_OBJECT_FIRST:
-            case S_KEY: {
-              if (code === 34) {
-                this.inKey = true;
-                this.text = '';
-                segment = index + 1;
-                state = S_STRING;
-              } else if (code === 125 && state === S_OBJECT_FIRST) {
-                state = this.close();
-              } else {
-                throw this.fail(chunk, index, state === S_KEY ? ['"'] : ['"', '}']);
+            if (this.literalIndex < literal.length) continue;
+            value = this.literalValue;
+            break complete;
+          }
+          case State.Value:
+          case State.ArrayFirst:
+          case State.ObjectFirst:
+          case State.Key:
+          case State.Colon:
+          case State.AfterValue:
+          case State.Done: {
+            // Structural states: skip whitespace, then one token.
+            const code = chunk.charCodeAt(index);
+            if (code === 32 || code === 10 || code === 13 || code === 9) {
+              index++;
+              continue;
+            }
+            switch (state) {
+              case State.AfterValue: {
+                const frame = top as Frame;
+                if (code === 44) {
+                  state = frame.isArray ? State.Value : State.Key;
+                } else if (code === (frame.isArray ? 93 : 125)) {
+                  // Close: the container was placed when it opened, so only its completion is logged.
+                  const parent = frame.parent;
+                  top = parent;
+                  this.top = parent;
+                  if (parent === null) {
+                    log[logLength] = null;
+                    log[logLength + 1] = '';
+                    logLength += 2;
+                    this.done = true;
+                    state = State.Done;
+                  } else {
+                    log[logLength] = parent;
+                    log[logLength + 1] = frame.slot;
+                    logLength += 2;
+                    if (parent.isArray) parent.index++;
+                    state = State.AfterValue;
+                  }
+                } else {
+                  throw this.fail(chunk, index, frame.isArray ? [',', ']'] : [',', '}']);
+                }
+                index++;
+                continue;
               }
-              index++;
-              break;
-            }
-            case S_COLON: {
-              if (code !== 58) throw this.fail(chunk, index, [':']);
-              state = S_VALUE;
-              index++;
-              break;
-            }
-            case S_DONE:
-              throw this.fail(chunk, index, ['end of input']);
-            default: {
-              // S_VALUE or S_ARRAY_FIRST
-              if (code === 34) {
-                this.inKey = false;
-                this.text = '';
-                this.placedLength = -1;
-                segment = index + 1;
-                state = S_STRING;
-              } else if (code === 123) {
-                this.open(false);
-                state = S_OBJECT_FIRST;
-              } else if (code === 91) {
-                this.open(true);
-                state = S_ARRAY_FIRST;
-              } else if ((code >= 48 && code <= 57) || code === 45) {
-                this.startNumber(code);
-                segment = index;
-                state = S_NUMBER;
-              } else if (code === 116) {
-                this.startLiteral('true', true);
-                state = S_LITERAL;
-              } else if (code === 102) {
-                this.startLiteral('false', false);
-                state = S_LITERAL;
-              } else if (code === 110) {
-                this.startLiteral('null', null);
-                state = S_LITERAL;
-              } else if (code === 93 && state === S_ARRAY_FIRST) {
-                state = this.close();
-              } else {
-                throw this.fail(chunk, index, state === S_ARRAY_FIRST ? ['value', ']'] : ['value']);
+              case State.ObjectFirst:
+              case State.Key: {
+                if (code === 34) {
+                  this.inKey = true;
+                  this.text = '';
+                  this.keyHash = 0;
+                  this.keyLength = 0;
+                  this.keyPlain = true;
+                  segment = index + 1;
+                  state = State.KeyString;
+                } else if (code === 125 && state === State.ObjectFirst) {
+                  // An empty object: State.AfterValue closes it (one place for the close).
+                  state = State.AfterValue;
+                  continue;
+                } else {
+                  throw this.fail(chunk, index, state === State.Key ? ['"'] : ['"', '}']);
+                }
+                index++;
+                continue;
               }
-              index++;
-              break;
+              case State.Colon: {
+                if (code !== 58) throw this.fail(chunk, index, [':']);
+                state = State.Value;
+                index++;
+                continue;
+              }
+              case State.Done:
+                throw this.fail(chunk, index, ['end of input']);
+              case State.Value:
+              case State.ArrayFirst: {
+                index++;
+                if (code === 34) {
+                  this.inKey = false;
+                  this.text = '';
+                  this.textChanged = true;
+                  segment = index;
+                  state = State.String;
+                } else if (code === 123 || code === 91) {
+                  const isArray = code === 91;
+                  const container: Container = isArray ? [] : {};
+                  let slot: string | number = '';
+                  if (top === null) {
+                    this.root = container;
+                  } else {
+                    if (snapshots && top.owned !== epoch) this.own(top);
+                    if (top.isArray) {
+                      slot = top.index;
+                      (top.container as unknown[])[slot] = container;
+                    } else {
+                      slot = top.key;
+                      if (top.protoKey) defineOwn(top.container, slot, container);
+                      else (top.container as Record<string, unknown>)[slot] = container;
+                    }
+                  }
+                  top = {
+                    isArray,
+                    container,
+                    parent: top,
+                    slot,
+                    owned: epoch,
+                    key: '',
+                    protoKey: false,
+                    index: 0,
+                    pointer: undefined,
+                  };
+                  this.top = top;
+                  state = isArray ? State.ArrayFirst : State.ObjectFirst;
+                } else if ((code >= 48 && code <= 57) || code === 45) {
+                  const digit = code !== 45;
+                  this.numberState = digit ? (code === 48 ? Phase.Zero : Phase.Int) : Phase.Minus;
+                  this.negative = !digit;
+                  this.numberText = '';
+                  this.mantissa = digit ? code - 48 : 0;
+                  this.digits = digit ? 1 : 0;
+                  this.scale = 0;
+                  this.exponent = 0;
+                  this.negativeExponent = false;
+                  segment = index - 1;
+                  state = State.Number;
+                } else if (code === 116) {
+                  this.startLiteral('true', true);
+                  state = State.Literal;
+                } else if (code === 102) {
+                  this.startLiteral('false', false);
+                  state = State.Literal;
+                } else if (code === 110) {
+                  this.startLiteral('null', null);
+                  state = State.Literal;
+                } else if (code === 93 && state === State.ArrayFirst) {
+                  // An empty array: State.AfterValue closes it (one place for the close).
+                  index--;
+                  state = State.AfterValue;
+                } else {
+                  throw this.fail(
+                    chunk,
+                    index - 1,
+                    state === State.ArrayFirst ? ['value', ']'] : ['value'],
+                  );
+                }
+                continue;
+              }
             }
           }
         }
       }
+
+      // A value finished: place it in its slot and log its completion.
+      if (top === null) {
+        this.root = value;
+        log[logLength] = null;
+        log[logLength + 1] = '';
+        logLength += 2;
+        this.done = true;
+        state = State.Done;
+        continue;
+      }
+      if (snapshots && top.owned !== epoch) this.own(top);
+      if (top.isArray) {
+        const slot = top.index;
+        (top.container as unknown[])[slot] = value;
+        log[logLength] = top;
+        log[logLength + 1] = slot;
+        top.index = slot + 1;
+      } else {
+        const slot = top.key;
+        if (top.protoKey) defineOwn(top.container, slot, value);
+        else (top.container as Record<string, unknown>)[slot] = value;
+        log[logLength] = top;
+        log[logLength + 1] = slot;
+      }
+      logLength += 2;
+      state = State.AfterValue;
     }
 
+    this.logLength = logLength;
     this.tailStart = segment;
     return state;
   }
@@ -457,7 +656,7 @@ class IncrementalJsonParser implements PartialJsonParser {
     if (this.failure !== null) throw this.failure;
     if (!this.ended) {
       this.ended = true;
-      if (this.state === S_NUMBER) this.endNumber();
+      if (this.state === State.Number) this.endNumber();
       if (!this.done && this.returnPartial && !this.inKey && isInString(this.state)) {
         // The partial view withheld a lone high surrogate; the final partial value keeps every unit.
         this.place(this.text + this.held);
@@ -472,7 +671,12 @@ class IncrementalJsonParser implements PartialJsonParser {
 
   private endNumber(): void {
     const state = this.numberState;
-    if (state === N_ZERO || state === N_INT || state === N_FRAC || state === N_EXP_DIGITS)
+    if (
+      state === Phase.Zero ||
+      state === Phase.Int ||
+      state === Phase.Frac ||
+      state === Phase.ExpDigits
+    )
       this.state = this.emit(this.numberValue('', 0, 0));
   }
 
@@ -493,22 +697,9 @@ class IncrementalJsonParser implements PartialJsonParser {
           : power > 0
             ? this.mantissa * (EXACT_POWERS_OF_TEN[power] as number)
             : this.mantissa / (EXACT_POWERS_OF_TEN[-power] as number);
-      const negative = (text === '' ? chunk.charCodeAt(from) : text.charCodeAt(0)) === 45;
-      return negative ? -magnitude : magnitude;
+      return this.negative ? -magnitude : magnitude;
     }
     return Number(text + chunk.slice(from, to));
-  }
-
-  /** A number starts with `code`, a digit or '-'. */
-  private startNumber(code: number): void {
-    const digit = code !== 45;
-    this.numberState = digit ? (code === 48 ? N_ZERO : N_INT) : N_MINUS;
-    this.numberText = '';
-    this.mantissa = digit ? code - 48 : 0;
-    this.digits = digit ? 1 : 0;
-    this.scale = 0;
-    this.exponent = 0;
-    this.negativeExponent = false;
   }
 
   private startLiteral(literal: string, value: boolean | null): void {
@@ -524,7 +715,8 @@ class IncrementalJsonParser implements PartialJsonParser {
       this.text += this.held;
       this.held = '';
     }
-    this.text += chunk.slice(from, to);
+    this.text += from === 0 && to === chunk.length ? chunk : chunk.slice(from, to);
+    this.textChanged = true;
   }
 
   /** Appends the rest of the chunk, holding back a trailing high surrogate whose pair is in the next chunk. */
@@ -551,11 +743,44 @@ class IncrementalJsonParser implements PartialJsonParser {
       this.held = '';
     }
     this.text += character;
+    this.textChanged = true;
   }
 
   private hold(character: string): void {
-    if (this.held !== '') this.text += this.held;
+    if (this.held !== '') {
+      this.text += this.held;
+      this.textChanged = true;
+    }
     this.held = character;
+  }
+
+  /** The finished key `chunk[from, to)`, without escapes and all in this chunk (see the key cache). */
+  private keyFromChunk(chunk: string, from: number, to: number): string {
+    const length = to - from;
+    if (length > KEY_CACHE_MAX_LENGTH) return chunk.slice(from, to);
+    const slot = keySlot(this.keyHash, length);
+    if (KEY_LENGTHS[slot] === length) {
+      const cached = KEY_STRINGS[slot] as string;
+      if (chunk.startsWith(cached, from)) return cached;
+    }
+    const key = chunk.slice(from, to);
+    rememberKey(slot, key, length);
+    return key;
+  }
+
+  /**
+   * The finished key that began in an earlier chunk or has escapes: the cached string when it is a
+   * known one (compared whole, as it is a new string anyway).
+   */
+  private takeKey(chunk: string, from: number, to: number): string {
+    const key = this.takeString(chunk, from, to);
+    const length = this.keyLength;
+    if (!this.keyPlain || length > KEY_CACHE_MAX_LENGTH) return key;
+    const slot = keySlot(this.keyHash, length);
+    const cached = KEY_STRINGS[slot] as string;
+    if (KEY_LENGTHS[slot] === length && cached === key) return cached;
+    rememberKey(slot, key, length);
+    return key;
   }
 
   private takeString(chunk: string, from: number, to: number): string {
@@ -576,62 +801,29 @@ class IncrementalJsonParser implements PartialJsonParser {
     }
     if (this.snapshots && frame.owned !== this.epoch) this.own(frame);
     if (frame.isArray) (frame.container as unknown[])[frame.index] = value;
-    else setOwnProperty(frame.container as Record<string, unknown>, frame.key, value);
+    else if (frame.protoKey) defineOwn(frame.container, frame.key, value);
+    else (frame.container as Record<string, unknown>)[frame.key] = value;
   }
 
-  /** Places a finished value and records its path; returns the state that follows a value. */
-  private emit(value: unknown): number {
+  /**
+   * Places a value finished outside `scan` (a number that only `end()` can finish) and records its
+   * path; returns the state that follows a value.
+   */
+  private emit(value: unknown): State {
     const frame = this.top;
+    const at = this.logLength;
+    this.logLength = at + 2;
     if (frame === null) {
       this.root = value;
-      this.record(null, '');
+      this.log[at] = null;
+      this.log[at + 1] = '';
       this.done = true;
-      return S_DONE;
+      return State.Done;
     }
-    if (this.snapshots && frame.owned !== this.epoch) this.own(frame);
-    // The hot path of every member: the same work as `place` plus the record, written out once.
-    if (frame.isArray) {
-      (frame.container as unknown[])[frame.index] = value;
-      this.record(frame, frame.index);
-      frame.index++;
-    } else {
-      setOwnProperty(frame.container as Record<string, unknown>, frame.key, value);
-      this.record(frame, frame.key);
-    }
-    return S_AFTER_VALUE;
-  }
-
-  /** Notes that the value at `slot` of `frame` (the root when null) is complete. */
-  private record(frame: Frame | null, slot: string | number): void {
-    const at = this.logLength;
+    this.place(value);
     this.log[at] = frame;
-    this.log[at + 1] = slot;
-    this.logLength = at + 2;
-  }
-
-  private open(isArray: boolean): void {
-    const container: Container = isArray ? [] : {};
-    this.place(container);
-    const parent = this.top;
-    const slot = parent === null ? '' : parent.isArray ? parent.index : parent.key;
-    const frame = new Frame(isArray, container, parent);
-    frame.slot = slot;
-    frame.owned = this.epoch;
-    this.top = frame;
-  }
-
-  private close(): number {
-    const frame = this.top as Frame;
-    const parent = frame.parent;
-    this.top = parent;
-    if (parent === null) {
-      this.record(null, '');
-      this.done = true;
-      return S_DONE;
-    }
-    this.record(parent, frame.slot);
-    if (parent.isArray) parent.index++;
-    return S_AFTER_VALUE;
+    this.log[at + 1] = frame.isArray ? frame.index++ : frame.key;
+    return State.AfterValue;
   }
 
   /**
@@ -672,62 +864,87 @@ class IncrementalJsonParser implements PartialJsonParser {
   }
 }
 
-/** The code unit an escape stands for; -2 for `\u`, -1 for an invalid escape. */
-function escapedUnit(code: number): number {
-  switch (code) {
-    case 34:
-    case 92:
-    case 47:
-      return code;
-    case 98:
-      return 8;
-    case 102:
-      return 12;
-    case 110:
-      return 10;
-    case 114:
-      return 13;
-    case 116:
-      return 9;
-    case 117:
-      return -2;
-    default:
-      return -1;
-  }
+/** `__proto__` as an own data property, as JSON.parse makes it (an assignment would set the prototype). */
+function defineOwn(container: Container, key: string, value: unknown): void {
+  setOwnProperty(container as Record<string, unknown>, key, value);
 }
 
-function isInString(state: number): boolean {
-  return state === S_STRING || state === S_ESCAPE || state === S_UNICODE;
+function isInString(state: State): boolean {
+  return (
+    state === State.String ||
+    state === State.Escape ||
+    state === State.Unicode ||
+    state === State.KeyString
+  );
 }
 
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  if (code >= 65 && code <= 70) return code - 55;
-  return -1;
+// Key cache. A key sliced from a chunk is a new string, and every property store with a new string
+// key first looks it up in V8's string table (hashing and comparing it); that was the largest single
+// cost of building the value. Keys repeat (schema keys, across documents too), so the parser hashes a
+// key while scanning it and, when the slot holds the same characters, uses the string it stored
+// there, which V8 has already internalized: no slice, no lookup. Direct-mapped and shared by all
+// parsers; a collision only costs the slice the cache would have saved. Keys with escapes or longer
+// than KEY_CACHE_MAX_LENGTH are not cached. The check is one `startsWith` on the chunk: a compare in
+// a builtin, with no string method called on the cached strings, whose representations vary.
+const KEY_CACHE_BITS = 9;
+const KEY_CACHE_MAX_LENGTH = 32;
+const KEY_STRINGS: string[] = new Array<string>(1 << KEY_CACHE_BITS).fill('');
+const KEY_LENGTHS = new Int32Array(1 << KEY_CACHE_BITS).fill(-1);
+
+function keySlot(hash: number, length: number): number {
+  return Math.imul(hash ^ length, 0x9e3779b1) >>> (32 - KEY_CACHE_BITS);
 }
 
-function expectedAtEnd(state: number, top: Frame | null): readonly string[] {
+function rememberKey(slot: number, key: string, length: number): void {
+  KEY_LENGTHS[slot] = length;
+  KEY_STRINGS[slot] = key;
+}
+
+/** The code unit an escape letter stands for; -2 for `u`, -1 for an invalid escape (ASCII codes). */
+const ESCAPED_UNITS = new Int8Array(128).fill(-1);
+for (const [letter, unit] of [
+  ['"', 34],
+  ['\\', 92],
+  ['/', 47],
+  ['b', 8],
+  ['f', 12],
+  ['n', 10],
+  ['r', 13],
+  ['t', 9],
+  ['u', -2],
+] as const)
+  ESCAPED_UNITS[letter.charCodeAt(0)] = unit;
+
+/** The value of a hex digit, -1 for any other ASCII code. */
+const HEX_VALUES = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) {
+  HEX_VALUES[digit.toString(16).charCodeAt(0)] = digit;
+  HEX_VALUES[digit.toString(16).toUpperCase().charCodeAt(0)] = digit;
+}
+
+function expectedAtEnd(state: State, top: Frame | null): readonly string[] {
   switch (state) {
-    case S_STRING:
-    case S_ESCAPE:
-    case S_UNICODE:
+    case State.String:
+    case State.KeyString:
+    case State.Escape:
+    case State.Unicode:
       return ['"'];
-    case S_NUMBER:
+    case State.Number:
       return ['digit'];
-    case S_LITERAL:
+    case State.Literal:
       return ['literal'];
-    case S_COLON:
+    case State.Colon:
       return [':'];
-    case S_KEY:
+    case State.Key:
       return ['"'];
-    case S_OBJECT_FIRST:
+    case State.ObjectFirst:
       return ['"', '}'];
-    case S_ARRAY_FIRST:
+    case State.ArrayFirst:
       return ['value', ']'];
-    case S_AFTER_VALUE:
+    case State.AfterValue:
       return top?.isArray === true ? [',', ']'] : [',', '}'];
-    default:
+    case State.Value:
+    case State.Done:
       return ['value'];
   }
 }
