@@ -403,6 +403,12 @@ describe('the gateway on BullMQ and Postgres', () => {
     expect(safeDone).toMatchObject({ status: 'succeeded' });
     expect(await count('starts', safeId!)).toBe(2);
     expect(await count('completions', safeId!)).toBe(1);
+    // The worker counts an outcome after its write commits, so the API can show the call finished
+    // a moment before the counter moves: wait for the first count, then require exactly one.
+    await waitFor(async () => ((await count('outcomes', safeId!)) >= 1 ? true : undefined), {
+      timeoutMs: 10_000,
+      what: "the safe call's outcome to be counted",
+    });
     expect(await count('outcomes', safeId!)).toBe(1);
     expect(riskyDone).toMatchObject({
       status: 'outcome_unknown',
