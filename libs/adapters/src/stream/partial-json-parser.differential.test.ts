@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { JSON_NUMBER_FORMS } from './__fixtures__/json-number-forms';
 import { createRandom, randomJsonText } from './__fixtures__/random-json-document';
 import { createPartialJsonParser, type PartialJsonParserOptions } from './partial-json-parser';
 
@@ -8,37 +9,6 @@ import { createPartialJsonParser, type PartialJsonParserOptions } from './partia
  * surrogate pairs, every number form, nesting. Every partial view must be consistent with the
  * final value, and every JSON Pointer must be reported complete exactly once, holding its final value.
  */
-
-const NUMBERS = [
-  '0',
-  '-0',
-  '-0.0',
-  '0e5',
-  '-0E-5',
-  '7',
-  '-42',
-  '0.1',
-  '0.30000000000000004',
-  '-40323.49760e0',
-  '-10427E+15',
-  '1e22',
-  '1e23',
-  '1.5e-7',
-  '999999999999999',
-  '9007199254740993',
-  '123456789012345678901234567890',
-  '0.000000000000000000000000001',
-  '5e-324',
-  '1.7976931348623157e308',
-  '1e400',
-  '-1e-400',
-  '123456789012345',
-  '-1234567890123456',
-  '0.1234567890123456',
-  '4.35e-22',
-  '4.35e-23',
-  '12345e19',
-];
 
 const DOCUMENTS = [
   // Repeated schema keys (key cache hits), keys that are prefixes of one another.
@@ -51,7 +21,7 @@ const DOCUMENTS = [
   // Every escape in values, surrogate pairs escaped (both cases), raw astral characters, lone surrogates.
   '["\\"\\\\\\/\\b\\f\\n\\r\\t","\\u0041\\u00e9\\u4e2d\\uD83D\\uDE00\\ud834\\udd1e","a😀b𝄞c","\\ud800","\\udc00x","\\ud800\\ud83d\\ude00","x\\u0000y","\u2028\u2029", "日本語 テキスト"]',
   // Numbers of every form in arrays and objects, and as the last value before a bracket.
-  `{"n":[${NUMBERS.join(',')}],"o":{${NUMBERS.map((number, index) => `"k${index}":${number}`).join(',')}},"last":-0.5e-3}`,
+  `{"n":[${JSON_NUMBER_FORMS.join(',')}],"o":{${JSON_NUMBER_FORMS.map((number, index) => `"k${index}":${number}`).join(',')}},"last":-0.5e-3}`,
   // Nesting, empty containers, literals, whitespace between every token.
   ' { "a" : [ [ ] , { } , [ [ 1 , [ true , false , null ] ] ] , { "b" : { "c" : [ { } ] } } ] ,\n\t"d" : "" , "e" : [ "" ] } ',
 ];
@@ -178,7 +148,7 @@ describe('createPartialJsonParser against JSON.parse', () => {
   );
 
   it('every number form, alone at the top level and split at every point', () => {
-    for (const number of NUMBERS) {
+    for (const number of JSON_NUMBER_FORMS) {
       for (const chunks of splits2(number)) expect(check(number, chunks, {}), number).toBeNull();
       for (const chunks of splits2(`{"v":${number}}`))
         expect(check(`{"v":${number}}`, chunks, {}), number).toBeNull();

@@ -6,6 +6,7 @@ import {
   splitRandomly,
   toolArgumentDocument,
 } from './__fixtures__/random-json-document';
+import { JSON_NUMBER_FORMS } from './__fixtures__/json-number-forms';
 import { IncompleteJsonError, InvalidJsonError } from './partial-json-errors';
 import {
   createPartialJsonParser,
@@ -115,45 +116,7 @@ describe('createPartialJsonParser', () => {
   });
 
   it('gives the JSON.parse double for every number form, whole or split at any point', () => {
-    const numbers = [
-      '0',
-      '-0',
-      '-0.0',
-      '0e5',
-      '-0E-5',
-      '7',
-      '-42',
-      '0.1',
-      '0.30000000000000004',
-      '-40323.49760e0',
-      '25994.70805',
-      '-10427E+15',
-      '1e22',
-      '1e23',
-      '1.5e-7',
-      '999999999999999',
-      '9007199254740993',
-      '123456789012345678901234567890',
-      '0.000000000000000000000000001',
-      '5e-324',
-      '1.7976931348623157e308',
-      '1e400',
-      '-1e-400',
-      '1e0000000000000000000000000000001',
-      // The edges of the exact fast path: 15 and 16 digits, decimal exponents of ±22 and ±23.
-      '123456789012345',
-      '-1234567890123456',
-      '0.123456789012345',
-      '0.1234567890123456',
-      '9.99999999999999e22',
-      '4.35e-22',
-      '4.35e-23',
-      '12345e18',
-      '12345e19',
-      '0.000000000000000000001',
-      '-0e400',
-    ];
-    for (const number of numbers) {
+    for (const number of JSON_NUMBER_FORMS) {
       const expected = JSON.parse(`[${number}]`) as unknown;
       for (const split of allTwoSplits(`[${number}]`)) {
         const value = stream(split).final as number[];

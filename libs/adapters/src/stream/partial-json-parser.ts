@@ -848,8 +848,7 @@ class IncrementalJsonParser implements PartialJsonParser {
       const parent = current.parent;
       if (parent === null) this.root = copy;
       else if (parent.isArray) (parent.container as unknown[])[current.slot as number] = copy;
-      else
-        setOwnProperty(parent.container as Record<string, unknown>, current.slot as string, copy);
+      else defineOwn(parent.container, current.slot as string, copy);
     }
   }
 
