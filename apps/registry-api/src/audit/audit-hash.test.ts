@@ -63,4 +63,16 @@ describe('audit hash chain', () => {
       expected,
     );
   });
+
+  it('names the checkpointed event when its hash is not the one checkpointed', () => {
+    const events = chain(5);
+    const start = { seq: 0n, hash: GENESIS_HASH };
+    const checkpoint = { seq: 4n, hash: events[3]!.hash };
+    expect(verifyAuditBatch(events, start, checkpoint).broken).toBeNull();
+    expect(verifyAuditBatch(events, start, { ...checkpoint, hash: GENESIS_HASH })).toMatchObject({
+      broken: { seq: '4', reason: 'checkpoint_mismatch' },
+      last: { seq: 3n, hash: events[2]!.hash },
+      checked: 3,
+    });
+  });
 });

@@ -42,14 +42,23 @@ export interface StoredAuditEvent extends AuditEventContent {
   hash: string;
 }
 
+/** A place in the chain: an event's seq and hash (seq 0 with GENESIS_HASH before the first). */
+export interface ChainPosition {
+  seq: bigint;
+  hash: string;
+}
+
 /**
- * Checks a run of consecutive events against the hash before them. Returns the first broken
- * link, or null and the hash of the last event so the caller can continue with the next batch.
+ * Checks a run of consecutive events against the hash before them, and the event at `checkpoint`
+ * (when the run passes it) against the hash a verification recorded for it. Returns the first
+ * broken link, or null and the hash of the last event so the caller can continue with the next
+ * batch.
  */
 export function verifyAuditBatch(
   events: readonly StoredAuditEvent[],
-  start: { seq: bigint; hash: string },
-): { broken: AuditChainBreak | null; last: { seq: bigint; hash: string }; checked: number } {
+  start: ChainPosition,
+  checkpoint: ChainPosition | null = null,
+): { broken: AuditChainBreak | null; last: ChainPosition; checked: number } {
   let previous = start;
   let checked = 0;
   for (const event of events) {
@@ -62,6 +71,10 @@ export function verifyAuditBatch(
     if (event.seq !== previous.seq + 1n) return fail('sequence_gap');
     if (event.prevHash !== previous.hash) return fail('prev_hash_mismatch');
     if (hashAuditEvent(previous.hash, event) !== event.hash) return fail('hash_mismatch');
+    // A rewrite that recomputed every hash up to here still differs from what was verified.
+    if (event.seq === checkpoint?.seq && event.hash !== checkpoint.hash) {
+      return fail('checkpoint_mismatch');
+    }
     previous = { seq: event.seq, hash: event.hash };
     checked += 1;
   }

@@ -19,7 +19,7 @@ export class AuditController {
   }
 
   @Endpoint(routes.verifyAuditChain)
-  verify() {
-    return this.audit.verify();
+  verify(@Input() input: RouteInput<typeof routes.verifyAuditChain>) {
+    return this.audit.verify(input.query);
   }
 }

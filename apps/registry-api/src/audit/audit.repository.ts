@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import type { Prisma } from '../generated/prisma/client';
-import { hashAuditEvent, type StoredAuditEvent } from './audit-hash';
+import { hashAuditEvent, type ChainPosition, type StoredAuditEvent } from './audit-hash';
 
 /** What a mutation records about itself; written in the mutation's own transaction. */
 export interface AuditEntry {
@@ -60,6 +60,11 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** Where a verification found the chain intact, and when it started. */
+export interface AuditCheckpointRow extends ChainPosition {
+  verifiedAt: Date;
+}
+
 @Injectable()
 export class AuditRepository {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
@@ -88,17 +93,57 @@ export class AuditRepository {
     return rows;
   }
 
-  /** Events with seq > afterSeq in chain order, for verification in batches. */
-  async batchAfter(afterSeq: bigint, limit: number): Promise<StoredAuditEvent[]> {
+  /** Events with seq > afterSeq in chain order (up to throughSeq when given), for reading in batches. */
+  async batchAfter(
+    afterSeq: bigint,
+    limit: number,
+    throughSeq?: bigint,
+  ): Promise<StoredAuditEvent[]> {
     return this.database.prisma.auditEvent.findMany({
-      where: { seq: { gt: afterSeq } },
+      where: { seq: { gt: afterSeq, ...(throughSeq === undefined ? {} : { lte: throughSeq }) } },
       orderBy: { seq: 'asc' },
       take: limit,
     });
   }
 
-  async head(): Promise<{ seq: bigint; hash: string }> {
+  async head(): Promise<ChainPosition> {
     const head = await this.database.prisma.auditChainHead.findUniqueOrThrow({ where: { id: 1 } });
     return { seq: head.lastSeq, hash: head.hash };
+  }
+
+  async checkpoint(): Promise<AuditCheckpointRow | null> {
+    const row = await this.database.prisma.auditCheckpoint.findUnique({ where: { id: 1 } });
+    return row === null ? null : { seq: row.seq, hash: row.hash, verifiedAt: row.verifiedAt };
+  }
+
+  /**
+   * Moves the checkpoint forward to `next`, in one statement so concurrent verifications
+   * serialize on the row: nothing changes when the stored one is further along (a later
+   * verification got there first), or when it was moved back below `basisSeq`, the checkpoint
+   * the verification continued from (0 for a walk from the start), since a break was found at or
+   * before it. Returns whether the checkpoint moved.
+   */
+  async advanceCheckpoint(next: AuditCheckpointRow, basisSeq: bigint): Promise<boolean> {
+    const moved = await this.database.prisma.$executeRaw`
+      INSERT INTO audit_checkpoint (id, seq, hash, verified_at)
+      VALUES (1, ${next.seq}, ${next.hash}, ${next.verifiedAt})
+      ON CONFLICT (id) DO UPDATE
+        SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, verified_at = EXCLUDED.verified_at
+        WHERE (audit_checkpoint.seq, audit_checkpoint.verified_at)
+            <= (EXCLUDED.seq, EXCLUDED.verified_at)
+          AND audit_checkpoint.seq >= ${basisSeq}`;
+    return moved > 0;
+  }
+
+  /**
+   * Puts the checkpoint at `to` wherever it was: the last event a walk from the start found intact
+   * before a broken link, so later verifications report that link again instead of trusting it.
+   */
+  async resetCheckpoint(to: AuditCheckpointRow): Promise<void> {
+    await this.database.prisma.$executeRaw`
+      INSERT INTO audit_checkpoint (id, seq, hash, verified_at)
+      VALUES (1, ${to.seq}, ${to.hash}, ${to.verifiedAt})
+      ON CONFLICT (id) DO UPDATE
+        SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, verified_at = EXCLUDED.verified_at`;
   }
 }

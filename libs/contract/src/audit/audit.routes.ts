@@ -1,5 +1,10 @@
 import { defineRoute } from '../route/route';
-import { AuditPageSchema, AuditQuerySchema, AuditVerificationSchema } from './audit.schemas';
+import {
+  AuditPageSchema,
+  AuditQuerySchema,
+  AuditVerificationSchema,
+  AuditVerifyQuerySchema,
+} from './audit.schemas';
 
 const tags = ['audit'] as const;
 
@@ -26,10 +31,11 @@ export const auditRoutes = {
     path: '/v1/audit/verify',
     summary: 'Verify the audit hash chain; names the first broken link.',
     description:
-      'Walks the whole chain (every team), so it answers 200 whether or not the chain is intact: read `ok`.',
+      'Covers every team, and answers 200 whether or not the chain is intact: read `ok`. Continues from the checkpoint the last intact verification left (re-checking the checkpointed event, then walking the events appended since, then the head); `?full=true` walks the whole chain. Either way the chain must agree with the checkpoint, so history rewritten up to it shows as `checkpoint_mismatch`.',
     tags,
     security: 'api_key',
     scopes: ['admin'],
+    query: AuditVerifyQuerySchema,
     responses: { 200: { description: 'The verification.', schema: AuditVerificationSchema } },
     problems: [],
   }),

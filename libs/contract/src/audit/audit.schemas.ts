@@ -77,25 +77,68 @@ export const AuditPageSchema = pageOf(AuditEventSchema);
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const AuditChainBreakReasonSchema = z
-  .enum(['sequence_gap', 'prev_hash_mismatch', 'hash_mismatch', 'head_mismatch'])
+  .enum([
+    'sequence_gap',
+    'prev_hash_mismatch',
+    'hash_mismatch',
+    'head_mismatch',
+    'checkpoint_mismatch',
+  ])
   .meta({
     description:
-      '`sequence_gap`: an event is missing before this one; `prev_hash_mismatch`: it does not link to the one before; `hash_mismatch`: its content was changed; `head_mismatch`: the chain ends before its recorded head (events deleted from the end).',
+      '`sequence_gap`: an event is missing before this one; `prev_hash_mismatch`: it does not link to the one before; `hash_mismatch`: its content was changed; `head_mismatch`: the chain ends before its recorded head (events deleted from the end); `checkpoint_mismatch`: the event a verification checkpointed is gone, changed or has another hash now (history up to it was rewritten, or the chain cut back).',
   });
 export type AuditChainBreakReason = z.infer<typeof AuditChainBreakReasonSchema>;
 
 export const AuditChainBreakSchema = z
   .object({
     seq: SeqSchema,
-    id: z.uuid().nullable().meta({ description: "The event's id; null for `head_mismatch`." }),
+    id: z.uuid().nullable().meta({
+      description:
+        "The event's id; null for `head_mismatch`, and for a `checkpoint_mismatch` past the chain's end.",
+    }),
     reason: AuditChainBreakReasonSchema,
   })
   .meta({ id: 'AuditChainBreak' });
 export type AuditChainBreak = z.infer<typeof AuditChainBreakSchema>;
 
+export const AuditVerifyQuerySchema = z.strictObject({
+  full: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .meta({
+      description:
+        'Walks the whole chain from its first event instead of continuing from the checkpoint, which trusts what it verified before.',
+    }),
+});
+export type AuditVerifyQuery = z.output<typeof AuditVerifyQuerySchema>;
+
+/** Where a verification found the chain intact: the last event verified and its hash. */
+export const AuditCheckpointSchema = z
+  .object({
+    seq: SeqSchema,
+    hash: z.string(),
+    verified_at: TimestampSchema,
+  })
+  .meta({ id: 'AuditCheckpoint' });
+export type AuditCheckpoint = z.infer<typeof AuditCheckpointSchema>;
+
 export const AuditVerificationSchema = z
   .object({
     ok: z.boolean(),
+    mode: z.enum(['full', 'incremental']).meta({
+      description:
+        '`incremental`: re-checked the checkpointed event and walked the events after it; `full`: walked the chain from its first event (asked with `?full=true`, or when there was no checkpoint yet).',
+    }),
+    from_seq: SeqSchema.meta({
+      description:
+        'The first event checked: `1` for a full verification, the checkpointed event for an incremental one.',
+    }),
+    to_seq: SeqSchema.meta({
+      description:
+        'The last event found intact: `head.seq` when `ok`; otherwise the last before the first broken link, or where the chain ended (`from_seq` - 1 when none was).',
+    }),
     checked: z
       .number()
       .int()
@@ -104,9 +147,18 @@ export const AuditVerificationSchema = z
     head: z
       .object({ seq: SeqSchema, hash: z.string() })
       .meta({ description: 'The recorded head of the chain, which the last event must match.' }),
+    checkpoint: AuditCheckpointSchema.nullable().meta({
+      description:
+        'The checkpoint this verification found: an incremental one continued from it, a full one checked the chain against it; null before the first verification.',
+    }),
     first_broken_link: AuditChainBreakSchema.nullable().meta({
       description: 'Null when the chain is intact.',
     }),
+    verified_at: TimestampSchema.meta({
+      description:
+        'When the verification started (it covers the events up to the head as of then); a checkpoint it moves carries this time.',
+    }),
+    duration_ms: z.number().int().min(0).meta({ description: 'How long the verification took.' }),
   })
   .meta({ id: 'AuditVerification' });
 export type AuditVerification = z.infer<typeof AuditVerificationSchema>;

@@ -9,6 +9,7 @@ import { JsonView } from '../../components/json-view';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 import { CursorPager, useCursorPages } from '../../components/cursor-pager';
+import { ChainStatus } from './chain-status';
 
 interface Filters {
   actor: string;
@@ -80,7 +81,9 @@ export default function AuditPage() {
       limit: 25,
     },
   });
-  const verify = useApi(routes.verifyAuditChain, {});
+  // Continues from the checkpoint the last verification left: only new events are walked.
+  const [verifyAll, setVerifyAll] = useState(false);
+  const verify = useApi(routes.verifyAuditChain, { query: verifyAll ? { full: 'true' } : {} });
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -107,21 +110,13 @@ export default function AuditPage() {
           Every change to tools, releases, policies and approvals, hash-chained so tampering shows.
         </p>
         <Loaded state={verify} what="chain verification">
-          {(result) =>
-            result.ok ? (
-              <p className="success" role="status">
-                Chain verified: {result.checked} events, head #{result.head.seq}.
-              </p>
-            ) : (
-              <div className="state state-error" role="alert">
-                <p>
-                  <strong>The audit chain is broken.</strong> Someone changed or removed events.
-                  First broken link:
-                </p>
-                <JsonView value={result.first_broken_link} />
-              </div>
-            )
-          }
+          {(result) => (
+            <ChainStatus
+              result={result}
+              verifyingAll={verifyAll && verify.loading}
+              onVerifyAll={() => (verifyAll ? verify.reload() : setVerifyAll(true))}
+            />
+          )}
         </Loaded>
       </header>
       <form className="filters" role="search" aria-label="Filter audit events" onSubmit={apply}>
