@@ -7,12 +7,11 @@
  *
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=10 npm run bench:api
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { adminQuery, apiCall, freePort, waitForReady } from './bench-support';
+import { adminQuery, apiCall, freePort, spawnApi, waitForReady } from './bench-support';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -111,34 +110,9 @@ async function main(): Promise<void> {
     databaseUrl = url.toString();
   }
   const adminKey = `bench-admin-${randomUUID()}`;
-  const apiPort = await freePort();
-  const api = spawn(
-    process.execPath,
-    [
-      ...(process.env['BENCH_CPU_PROFILE']
-        ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROFILE']]
-        : []),
-      '--import',
-      'tsx',
-      path.join(root, 'apps/registry-api/src/main.ts'),
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(apiPort),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        TOOLGATE_ADMIN_KEY: adminKey,
-        LOG_LEVEL: 'warn',
-        TSX_TSCONFIG_PATH: path.join(root, 'apps/registry-api/tsconfig.json'),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const { api, base, stop } = await spawnApi({ root, databaseUrl, adminKey });
   const bare = Fastify({ logger: false });
   try {
-    const base = `http://127.0.0.1:${apiPort}`;
     await waitForReady(base, api);
     process.stdout.write(`Seeding ${TOOL_COUNT} tools...\n`);
     const key = await seed(base, adminKey);
@@ -179,10 +153,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await bare.close();
-    api.kill('SIGTERM');
-    await new Promise((resolve) =>
-      api.exitCode === null ? api.once('exit', resolve) : resolve(undefined),
-    );
+    await stop();
     if (ownDatabase)
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
   }

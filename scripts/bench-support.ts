@@ -2,8 +2,9 @@
  * What the benches (and the console's end-to-end stack) share: a free loopback port, requests to the
  * API with a key, the API's readiness and statements on the Postgres server's admin database.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 
 /** A TCP port nothing listens on right now, for a server the bench starts. */
@@ -89,4 +90,49 @@ export async function waitForReady(base: string, child: ChildProcess): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error('the API did not become ready within 2 minutes');
+}
+
+/**
+ * Starts the registry API (`apps/registry-api/src/main.ts` under tsx) on `databaseUrl` and a free
+ * port, quiet but for warnings; `BENCH_CPU_PROFILE=<dir>` writes its CPU profile there.
+ */
+export async function spawnApi(options: {
+  root: string;
+  databaseUrl: string;
+  adminKey: string;
+}): Promise<{ api: ChildProcess; base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const profileDir = process.env['BENCH_CPU_PROFILE'];
+  const api = spawn(
+    process.execPath,
+    [
+      ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir]),
+      '--import',
+      'tsx',
+      path.join(options.root, 'apps/registry-api/src/main.ts'),
+    ],
+    {
+      cwd: options.root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: options.databaseUrl,
+        TOOLGATE_ADMIN_KEY: options.adminKey,
+        LOG_LEVEL: 'warn',
+        TSX_TSCONFIG_PATH: path.join(options.root, 'apps/registry-api/tsconfig.json'),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return {
+    api,
+    base: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      api.kill('SIGTERM');
+      await new Promise((resolve) =>
+        api.exitCode === null ? api.once('exit', resolve) : resolve(undefined),
+      );
+    },
+  };
 }

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   SecretKeyring,
   SecretStore,
@@ -31,7 +32,7 @@ async function openDatabase(): Promise<{ kind: string; sql: SqlPort; close(): Pr
     process.env['PGLITE_DATA_DIR']?.trim() || path.join(root, '.toolgate', 'pglite'),
   );
   if (!existsSync(dataDir)) throw new Error(`no embedded database at ${dataDir}: nothing to do`);
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   return { kind: `PGlite (${dataDir})`, sql: pglitePort(pglite), close: () => pglite.close() };
 }
 

@@ -63,6 +63,8 @@ const exportBody = {
   resolution: [stableResolution],
   skipped: [],
   downgrades: { entries: [], names: [{ name: 'search', wireName: 'search' }], limits: [] },
+  total: 1,
+  next_cursor: null,
 } satisfies ExportBody;
 /** What GET /v1/exports sends beside its body (the route's cache headers). */
 const exportHeaders = {
@@ -119,6 +121,26 @@ describe('Toolgate#tools', () => {
     expect(request!.headers['authorization']).toBe('Bearer tg_test_key');
     expect(request!.headers['x-toolgate-subject']).toBe('user-42');
     expect(request!.headers['if-none-match']).toBeUndefined();
+  });
+
+  it('asks for a page by limit and cursor and reads where the selection goes on', async () => {
+    const firstPage = { ...exportBody, total: 3, next_cursor: 'eyJuYW1lIjoic2VhcmNoIn0' };
+    const { client, server: http } = await setup((request, response) =>
+      sendJson(response, {
+        body: new URL(request.url ?? '/', 'http://x').searchParams.has('cursor')
+          ? { ...exportBody, total: 3 }
+          : firstPage,
+        headers: exportHeaders,
+      }),
+    );
+    const first = await client.tools({ format: 'anthropic', limit: 1 });
+    expect(first).toMatchObject({ total: 3, nextCursor: firstPage.next_cursor });
+    const next = await client.tools({ format: 'anthropic', limit: 1, cursor: first.nextCursor! });
+    expect(next).toMatchObject({ total: 3, nextCursor: null });
+    const [firstUrl, nextUrl] = http.requests.map((request) => new URL(request.url, http.url));
+    expect(firstUrl!.searchParams.get('limit')).toBe('1');
+    expect(firstUrl!.searchParams.has('cursor')).toBe(false);
+    expect(nextUrl!.searchParams.get('cursor')).toBe(firstPage.next_cursor);
   });
 
   it('reads the request options and the skipped tools', async () => {

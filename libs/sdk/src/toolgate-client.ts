@@ -82,6 +82,10 @@ export interface ToolsQuery<TProvider extends Provider> {
   names?: readonly string[];
   /** A version, a range (`^2.1`), `stable` or `canary` per tool name; wins over canary bucketing. */
   pins?: Readonly<Record<string, string>>;
+  /** Tools of the selection per page (gateway default 500, at most 1000). */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
   signal?: AbortSignal;
 }
 
@@ -102,6 +106,13 @@ export interface ToolExport<TProvider extends Provider> {
   requestOptions: ExportBody['request_options'];
   /** What this wire format could not carry of each tool's definition. */
   downgrades: DowngradeReport;
+  /** Tools in the whole selection, over every page (exported plus skipped). */
+  total: number;
+  /**
+   * Set when the selection has more tools than this page: pass it as `cursor` for the next one.
+   * Each page has its own `snapshot`; `versionsOf` works across pages.
+   */
+  nextCursor: string | null;
   /** The whole answer, as the contract's `ExportSchema` reads it. */
   body: ExportBody;
   /** True when the gateway answered 304 and the cached body was reused. */
@@ -241,6 +252,8 @@ function exportsUrl(query: ToolsQuery<Provider>): string {
       ...(tags.length === 0 ? {} : { tags: tags.join(',') }),
       ...(names.length === 0 ? {} : { names: names.join(',') }),
       ...(pin.length === 0 ? {} : { pin }),
+      ...(query.limit === undefined ? {} : { limit: query.limit }),
+      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     },
   });
 }
@@ -363,6 +376,8 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
       skipped: body.skipped,
       requestOptions: body.request_options,
       downgrades: body.downgrades,
+      total: body.total,
+      nextCursor: body.next_cursor,
       body,
       fromCache: false,
     };

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export { CursorParamSchema, LimitSchema } from '@toolgate/contract';
 
@@ -19,3 +19,6 @@ export function decodeCursor<TSchema extends z.ZodType>(
     return null;
   }
 }
+
+/** Where a page of tools by (name, id) ends: tool lists and exports continue after it. */
+export const ToolPositionCursorSchema = z.strictObject({ name: z.string(), id: z.uuid() });

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { pgPoolPort, pglitePort, type SqlPort } from '@toolgate/persistence';
@@ -71,7 +72,8 @@ function openPostgres(url: string): Database {
 
 async function openPglite(dataDir: string): Promise<Database> {
   await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  // The migrations create pg_trgm (tool search); PGlite ships it as a module to load.
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const session = pgliteSession(pglite);
   return {

@@ -18,6 +18,13 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
     .some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
+/** The request's own path and query with the next page's cursor (RFC 8288 `rel="next"`). */
+function nextPageUrl(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://toolgate.invalid');
+  url.searchParams.set('cursor', cursor);
+  return `${url.pathname}${url.search}`;
+}
+
 @Controller()
 export class ExportsController {
   constructor(@Inject(ExportsService) private readonly exportsService: ExportsService) {}
@@ -33,9 +40,15 @@ export class ExportsController {
       input.query,
       canarySubjectOf(principal, input.headers['x-toolgate-subject']),
     );
+    const next = rendered.document.next_cursor;
+    const links = [
+      ...(rendered.headers['link'] === undefined ? [] : [rendered.headers['link']]),
+      ...(next === null ? [] : [`<${nextPageUrl(reply.request.url, next)}>; rel="next"`]),
+    ];
     // The body depends on the subject (canary bucket) and the key (visibility).
     void reply.headers({
       ...rendered.headers,
+      ...(links.length === 0 ? {} : { link: links.join(', ') }),
       etag: rendered.etag,
       vary: 'Authorization, X-Toolgate-Subject',
       'cache-control': 'private, no-cache',

@@ -24,14 +24,14 @@ import { lifecycleOf, sunsetException } from '../tools/tool-versions.service';
 import { brownoutsOf } from '../tools/tools.service';
 import {
   ToolsRepository,
+  type ListToolsFilter,
   type ToolVersionRow,
   type ToolWithRelease,
 } from '../tools/tools.repository';
+import { decodeCursor, encodeCursor, ToolPositionCursorSchema } from '../common/pagination';
 import { ExportCache } from './export-cache';
 import { ExportSnapshotsRepository } from './export-snapshots.repository';
 import { toolsToWire } from './wire-adapters';
-
-const MAX_EXPORTED_TOOLS = 500;
 
 /** One tool of a catalog, with its unpinned choices worked out once (resolution is the hot path). */
 interface CatalogEntry {
@@ -45,10 +45,17 @@ interface CatalogEntry {
   canaryPercent: number;
 }
 
-/** What one export request needs from the database, cached per (caller team, filters). */
+/** The tools an export selects (visibility, tags, names), before it is paged. */
+type Selection = Pick<ListToolsFilter, 'teamId' | 'tags' | 'names'>;
+
+/** What one export page needs from the database, cached per (caller team, filters, page). */
 interface Catalog {
   id: number;
   entries: CatalogEntry[];
+  /** Tools in the whole selection, on every page. */
+  total: number;
+  /** The cursor of the next page; null on the last. */
+  nextCursor: string | null;
   /** The next sunset or brownout boundary: the precomputed choices expire then. */
   validUntil: number;
 }
@@ -108,34 +115,47 @@ export class ExportsService {
     }
     const cached = this.cache.get<RenderedExport>(key);
     if (cached) return cached;
-    const rendered = await this.render(
+    const rendered = await this.render({
       query,
-      picked.filter(isChoice),
-      picked.filter((entry): entry is ExportSkippedTool => !isChoice(entry)),
-    );
+      catalog,
+      choices: picked.filter(isChoice),
+      skipped: picked.filter((entry): entry is ExportSkippedTool => !isChoice(entry)),
+    });
     this.cache.set(key, rendered);
     return rendered;
   }
 
+  /**
+   * One page of the selection, by tool name: only its tools and their published versions are read,
+   * so a page costs what it returns whatever the catalog's size.
+   */
   private async catalog(principal: Principal, query: ExportQuery): Promise<Catalog> {
-    const key = `catalog|${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names })}`;
+    const after =
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolPositionCursorSchema);
+    if (after === null) {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a next_cursor this API returned' }],
+      });
+    }
+    const selection: Selection = { teamId: principal.teamId, tags: query.tags, names: query.names };
+    const selectionKey = `${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names })}`;
+    const key = `catalog|${selectionKey}|${query.limit}|${query.cursor ?? ''}`;
     const cached = this.cache.get<Catalog>(key);
     if (cached && Date.now() < cached.validUntil) return cached;
-    const tools = await this.tools.list({
-      teamId: principal.teamId,
-      tags: query.tags,
-      names: query.names,
-      limit: MAX_EXPORTED_TOOLS,
-    });
+    const [rows, total] = await Promise.all([
+      this.tools.list({ ...selection, after, limit: query.limit + 1 }),
+      this.total(selection, selectionKey),
+    ]);
+    const tools = rows.slice(0, query.limit);
+    const last = tools.at(-1);
     const ids = tools.map((tool) => tool.id);
     const [releases, versions] = await Promise.all([
       this.releases.releasesOf(ids),
-      this.tools.versionsOf(ids),
+      this.tools.publishedVersionsOf(ids),
     ]);
     const releaseOf = new Map(releases.map((release) => [release.toolId, release]));
     const versionsOf = new Map<string, ToolVersionRow[]>();
     for (const version of versions) {
-      if (version.status !== 'published') continue;
       versionsOf.set(version.toolId, [...(versionsOf.get(version.toolId) ?? []), version]);
     }
     const now = new Date();
@@ -163,6 +183,11 @@ export class ExportsService {
     const catalog: Catalog = {
       id: (catalogIds += 1),
       entries,
+      total,
+      nextCursor:
+        rows.length > query.limit && last !== undefined
+          ? encodeCursor({ name: last.name, id: last.id })
+          : null,
       validUntil: Math.min(
         ...boundaries.filter((time) => time > now.getTime()),
         now.getTime() + 3_600_000,
@@ -170,6 +195,16 @@ export class ExportsService {
     };
     this.cache.set(key, catalog);
     return catalog;
+  }
+
+  /** The selection's size, counted once per catalog revision for all of its pages. */
+  private async total(selection: Selection, selectionKey: string): Promise<number> {
+    const key = `total|${selectionKey}`;
+    const cached = this.cache.get<number>(key);
+    if (cached !== undefined) return cached;
+    const total = await this.tools.count(selection);
+    this.cache.set(key, total);
+    return total;
   }
 
   private choose(input: {
@@ -241,11 +276,13 @@ export class ExportsService {
     });
   }
 
-  private async render(
-    query: ExportQuery,
-    choices: Choice[],
-    skipped: ExportSkippedTool[],
-  ): Promise<RenderedExport> {
+  private async render(page: {
+    query: ExportQuery;
+    catalog: Catalog;
+    choices: Choice[];
+    skipped: ExportSkippedTool[];
+  }): Promise<RenderedExport> {
+    const { query, catalog, choices, skipped } = page;
     const irs = choices.map((choice) => choice.row.ir as unknown as ToolIR);
     const wire = toolsToWire(query.format, irs);
     const resolution: ExportToolResolution[] = choices.map(({ tool, row, resolved }) => ({
@@ -269,6 +306,8 @@ export class ExportsService {
       resolution,
       skipped,
       downgrades: wire.downgrades,
+      total: catalog.total,
+      next_cursor: catalog.nextCursor,
     };
     const text = serializeBody(body);
     // Strong ETag (RFC 9110 §8.8.3): the hash of the canonical body, equal bodies equal tags.

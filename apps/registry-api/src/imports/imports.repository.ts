@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { isRecord } from '@toolgate/toolir';
 import { appendAuditEvent, type AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
@@ -12,6 +13,7 @@ import {
   type ToolVersion,
 } from '../generated/prisma/client';
 import { ToolException } from '../problem/tool.exception';
+import { searchFieldsOf } from '../tools/tool-summary';
 
 export type McpServerRow = McpServer;
 export type McpServerToolRow = McpServerTool;
@@ -140,9 +142,12 @@ export class ImportsRepository {
   private async writeVersion(tx: Prisma.TransactionClient, write: ToolVersionWrite): Promise<void> {
     const published = write.status === 'published';
     const description = write.ir['description'];
+    const parameters = write.ir['parameters'];
+    // What the tool row shows and search indexes, as a publish through the API sets it.
     const summary = {
       description: typeof description === 'string' ? description : '',
       tags: tagsOf(write.ir),
+      ...searchFieldsOf(isRecord(parameters) ? parameters : {}),
     };
     if (write.newTool) {
       await tx.tool.create({ data: { id: write.toolId, ...write.newTool, visibility: 'private' } });

@@ -8,15 +8,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
-import { decodeCursor, encodeCursor } from '../common/pagination';
+import { decodeCursor, ToolPositionCursorSchema } from '../common/pagination';
 import { ExportsService } from '../exports/exports.service';
 import { deprecationNotice } from '../tools/deprecation-headers';
 import { lifecycleOf } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { MCP_META, MCP_PAGE_SIZE } from './mcp-options';
 
-const CatalogCursorSchema = z.strictObject({ after: z.string().min(1) });
-// The export body is a JSON string built by this process; parsing it checks the MCP Tool shape too.
+// The export document is built by this process; parsing it checks the MCP Tool shape too.
 const McpExportSchema = z.object({
   tools: z.array(ToolSchema),
   resolution: z.array(
@@ -27,19 +26,16 @@ const McpExportSchema = z.object({
       deprecated: z.boolean(),
     }),
   ),
+  next_cursor: z.string().nullable(),
 });
 
 type McpTool = ListToolsResult['tools'][number];
 
-function byName(left: McpTool, right: McpTool): number {
-  if (left.name === right.name) return 0;
-  return left.name < right.name ? -1 : 1;
-}
-
 /**
  * `tools/list`: the caller's catalog as the MCP export renders it (own tools and public ones, each
  * resolved to the version this key gets), so MCP clients see exactly what `GET /v1/exports?format=mcp`
- * shows. Pages are cut by name, so a tool published between two pages shifts no other tool.
+ * shows, page by page. Pages are cut by tool name, so a tool published between two pages shifts no
+ * other tool, and every tool of the catalog is listed whatever its size.
  */
 @Injectable()
 export class McpCatalogService {
@@ -53,26 +49,20 @@ export class McpCatalogService {
     cursor: string | undefined,
     pageSize = MCP_PAGE_SIZE,
   ): Promise<ListToolsResult> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, CatalogCursorSchema);
-    if (after === null) {
+    if (cursor !== undefined && decodeCursor(cursor, ToolPositionCursorSchema) === null) {
       throw new McpError(ErrorCode.InvalidParams, 'The cursor is not one this server returned.');
     }
-    // The subject calls resolve with, so a canary tool listed here is the version a call runs.
+    // One export page per tools/list page: a page reads and renders only its own tools. The
+    // subject is the one calls resolve with, so a canary tool listed here is the version a call runs.
     const rendered = await this.exportsService.export(
       principal,
-      { format: 'mcp' },
+      { format: 'mcp', limit: pageSize, ...(cursor === undefined ? {} : { cursor }) },
       canarySubjectOf(principal, undefined),
     );
-    const parsed = McpExportSchema.parse(JSON.parse(rendered.body));
-    const tools = parsed.tools.sort(byName);
-    const start = after === undefined ? 0 : tools.filter((tool) => tool.name <= after.after).length;
-    const page = tools.slice(start, start + pageSize);
-    const last = page.at(-1);
+    const page = McpExportSchema.parse(rendered.document);
     return {
-      tools: await this.withDeprecations(page, parsed.resolution),
-      ...(start + pageSize < tools.length && last !== undefined
-        ? { nextCursor: encodeCursor({ after: last.name }) }
-        : {}),
+      tools: await this.withDeprecations(page.tools, page.resolution),
+      ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
     };
   }
 

@@ -26,6 +26,7 @@ import {
 import { diffInputSchemas } from './json-schema-diff';
 import type { ReleaseRow } from '../releases/releases.repository';
 import { completeWireDefinition, inheritanceSourceOf, predecessorOf } from './tool-version-fields';
+import { toolSummaryOf } from './tool-summary';
 import { SecretsService } from '../secrets/secrets.service';
 import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
 import { brownoutsOf, ToolsService } from './tools.service';
@@ -160,9 +161,7 @@ export class ToolVersionsService {
         status: body.status,
         createdBy: principal.actor,
         toolSummary:
-          newest && body.status === 'published'
-            ? { description: ir.description, tags: ir.tags ?? tool.tags }
-            : undefined,
+          newest && body.status === 'published' ? toolSummaryOf(ir, tool.tags) : undefined,
       },
       {
         actor: principal.actor,
@@ -228,9 +227,7 @@ export class ToolVersionsService {
     const updated = await this.repository.publishDraft(
       {
         ...target,
-        toolSummary: newest
-          ? { description: parsed.value.description, tags: parsed.value.tags ?? tool.tags }
-          : undefined,
+        toolSummary: newest ? toolSummaryOf(parsed.value, tool.tags) : undefined,
       },
       {
         actor: principal.actor,

@@ -6,6 +6,7 @@ import { inTransaction } from '../database/transaction';
 import { Prisma, type Release, type Tool, type ToolVersion } from '../generated/prisma/client';
 import { ToolException } from '../problem/tool.exception';
 import { setStableInTransaction } from '../releases/releases.repository';
+import type { ToolSearchQuery } from './tool-search-query';
 
 export type ToolRow = Tool;
 export type ToolVersionRow = ToolVersion;
@@ -46,7 +47,17 @@ export interface CreateVersionRow {
   status: VersionStatusValue;
   createdBy: string;
   /** Set when this version becomes the tool's newest: search reads the tool row. */
-  toolSummary?: { description: string; tags: string[] } | undefined;
+  toolSummary?: ToolSummary | undefined;
+}
+
+/** What the tool row copies from its newest published version (toolSummaryOf builds it). */
+export interface ToolSummary {
+  description: string;
+  tags: string[];
+  /** The parameter schema's property names, space-separated, for search. */
+  parameterNames: string;
+  /** Their descriptions, for search. */
+  parameterDescriptions: string;
 }
 
 /**
@@ -74,14 +85,146 @@ export interface DeprecateVersionRow {
   brownouts: Array<{ start: string; end: string }>;
 }
 
+/** One match of a text search: higher `rank` is better; pages follow (rank desc, name, id). */
 export interface SearchHit {
   id: string;
+  name: string;
   rank: number;
+}
+
+/** Which matches a search returns: the list's filters, and the page after a hit in rank order. */
+export interface SearchToolsFilter extends Visibility {
+  tags?: string[] | undefined;
+  team?: string | undefined;
+  status?: ListToolsFilter['status'];
+  /** The last hit of the previous page. */
+  after?: SearchHit | undefined;
+  limit: number;
+}
+
+// ts_rank_cd weights of {D, C, B, A}: parameter descriptions, description, tags and parameter
+// names, name (the migration 20261204000000_tool_search sets which field has which weight).
+const FIELD_WEIGHTS = '{0.1, 0.2, 0.4, 1.0}';
+
+/**
+ * The statement behind ToolsRepository.search, in the 'english' configuration the index uses.
+ * Candidates come from two index scans: tools whose `search` holds any query word or a word it
+ * begins (GIN), and tools whose name holds a word spelled like a query word of three or more
+ * letters (trigram GIN, strict_word_similarity at pg_trgm's threshold, 0.5 by default: "wether"
+ * finds weather.*). Each is ranked by coverage, the share of the query's words it matches (1 for
+ * a word, 0.8 for a word it only begins, the similarity for a name word like it; words the
+ * configuration ignores, such as "for" or "the", count only when the query has nothing else),
+ * plus half its ts_rank_cd with the field weights (normalized into [0, 1)): coverage leads, the
+ * fields a word is found in order equal coverage. The rank is rounded to 6 decimals and pages
+ * continue after (rank, name, id), a keyset that stays put because a tool's rank depends on the
+ * tool and the query only, never on the rest of the catalog.
+ */
+export function searchStatement(query: ToolSearchQuery, filter: SearchToolsFilter): Prisma.Sql {
+  const teamId = filter.teamId;
+  // The same selections as listWhere's status, tags and team, in SQL.
+  const status =
+    filter.status === undefined
+      ? Prisma.empty
+      : filter.status === 'deprecated'
+        ? Prisma.sql`AND EXISTS (SELECT 1 FROM tool_versions v WHERE v.tool_id = t.id
+            AND v.deprecated_at IS NOT NULL)`
+        : filter.status === 'published'
+          ? Prisma.sql`AND EXISTS (SELECT 1 FROM tool_versions v WHERE v.tool_id = t.id
+              AND v.status = 'published' AND (v.sunset_at IS NULL OR v.sunset_at > now()))`
+          : Prisma.sql`AND EXISTS (SELECT 1 FROM tool_versions v WHERE v.tool_id = t.id
+              AND v.status = 'draft')`;
+  const tags =
+    filter.tags && filter.tags.length > 0
+      ? Prisma.sql`AND t.tags @> ${filter.tags}::text[]`
+      : Prisma.empty;
+  const team =
+    filter.team === undefined ? Prisma.empty : Prisma.sql`AND t.team_id = ${filter.team}::uuid`;
+  const after =
+    filter.after === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND (rank < ${String(filter.after.rank)}::float8
+          OR (rank = ${String(filter.after.rank)}::float8
+            AND (name, id) > (${filter.after.name}, ${filter.after.id}::uuid)))`;
+  return Prisma.sql`
+    WITH term AS (
+      SELECT word, plainto_tsquery('english', word) AS exact, to_tsquery('english', prefix) AS prefix,
+        word = ANY (${query.nameTerms}::text[]) AS fuzzy
+      FROM unnest(${query.terms}::text[], ${query.prefixes}::text[]) AS input (word, prefix)
+    ),
+    counted AS (
+      SELECT word, exact, prefix, fuzzy FROM term
+      WHERE numnode(exact) > 0 OR NOT EXISTS (SELECT 1 FROM term WHERE numnode(exact) > 0)
+    ),
+    -- Two scans, each over its own index; whole rows, so nothing joins back to the table.
+    candidate AS (
+      SELECT t.id, t.name, t.search, t.team_id, t.visibility, t.tags FROM tools t
+      WHERE t.search @@ to_tsquery('english', ${query.anyTerm})
+      UNION ALL
+      SELECT t.id, t.name, t.search, t.team_id, t.visibility, t.tags
+      FROM term JOIN tools t ON term.word <<% t.name
+      WHERE term.fuzzy
+    ),
+    distinct_candidate AS (
+      SELECT DISTINCT ON (id) * FROM candidate ORDER BY id
+    ),
+    ranked AS (
+      SELECT t.id, t.name, score.coverage, round((score.coverage
+        + 0.5 * ts_rank_cd(${FIELD_WEIGHTS}::float4[], t.search,
+            to_tsquery('english', ${query.anyTerm}), 32)
+      )::numeric, 6)::float8 AS rank
+      FROM distinct_candidate t
+      CROSS JOIN LATERAL (
+        SELECT sum(greatest(
+            CASE WHEN t.search @@ c.exact THEN 1.0::float8
+              WHEN t.search @@ c.prefix THEN 0.8::float8 ELSE 0.0::float8 END,
+            CASE WHEN c.fuzzy AND c.word <<% t.name
+              THEN strict_word_similarity(c.word, t.name)::float8
+              ELSE 0.0::float8 END)) / count(*) AS coverage
+        FROM counted c
+      ) AS score
+      WHERE (${teamId}::uuid IS NULL OR t.team_id = ${teamId}::uuid OR t.visibility = 'public')
+        ${tags} ${team} ${status}
+    )
+    SELECT id::text AS id, name, rank FROM ranked
+    -- a name word like a stop word ("the", "for") alone is no match
+    WHERE coverage > 0 ${after}
+    ORDER BY rank DESC, ranked.name ASC, ranked.id ASC
+    LIMIT ${filter.limit}`;
 }
 
 function visibleWhere(visibility: Visibility): Prisma.ToolWhereInput {
   if (visibility.teamId === null) return {};
   return { OR: [{ teamId: visibility.teamId }, { visibility: 'public' }] };
+}
+
+/** The tools a list filter selects, before its page (`after`, `limit`) is cut. */
+function listWhere(filter: Omit<ListToolsFilter, 'after' | 'limit'>): Prisma.ToolWhereInput {
+  const now = new Date();
+  const status: Prisma.ToolWhereInput =
+    filter.status === undefined
+      ? {}
+      : filter.status === 'deprecated'
+        ? { versions: { some: { deprecatedAt: { not: null } } } }
+        : filter.status === 'published'
+          ? {
+              versions: {
+                some: {
+                  status: 'published',
+                  OR: [{ sunsetAt: null }, { sunsetAt: { gt: now } }],
+                },
+              },
+            }
+          : { versions: { some: { status: 'draft' } } };
+  return {
+    AND: [
+      visibleWhere(filter),
+      status,
+      filter.tags && filter.tags.length > 0 ? { tags: { hasEvery: filter.tags } } : {},
+      filter.team === undefined ? {} : { teamId: filter.team },
+      filter.ids === undefined ? {} : { id: { in: filter.ids } },
+      filter.names === undefined ? {} : { name: { in: filter.names } },
+    ],
+  };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -168,39 +311,18 @@ export class ToolsRepository {
     });
   }
 
+  /** One page of tools by (name, id): the order every tool list and export pages in. */
   list(filter: ListToolsFilter): Promise<ToolWithRelease[]> {
-    const now = new Date();
-    const status: Prisma.ToolWhereInput =
-      filter.status === undefined
-        ? {}
-        : filter.status === 'deprecated'
-          ? { versions: { some: { deprecatedAt: { not: null } } } }
-          : filter.status === 'published'
-            ? {
-                versions: {
-                  some: {
-                    status: 'published',
-                    OR: [{ sunsetAt: null }, { sunsetAt: { gt: now } }],
-                  },
-                },
-              }
-            : { versions: { some: { status: 'draft' } } };
     return this.database.prisma.tool.findMany({
       where: {
         AND: [
-          visibleWhere(filter),
-          status,
-          filter.tags && filter.tags.length > 0 ? { tags: { hasEvery: filter.tags } } : {},
-          filter.team === undefined ? {} : { teamId: filter.team },
-          filter.ids === undefined ? {} : { id: { in: filter.ids } },
-          filter.names === undefined ? {} : { name: { in: filter.names } },
+          listWhere(filter),
+          // (name, id) > after, written so that `name >= after.name` bounds the index scan.
           filter.after === undefined
             ? {}
             : {
-                OR: [
-                  { name: { gt: filter.after.name } },
-                  { name: filter.after.name, id: { gt: filter.after.id } },
-                ],
+                name: { gte: filter.after.name },
+                OR: [{ name: { gt: filter.after.name } }, { id: { gt: filter.after.id } }],
               },
         ],
       },
@@ -210,17 +332,10 @@ export class ToolsRepository {
     });
   }
 
-  /** Full-text search over name, tags and description, best match first (ts_rank). */
-  async search(query: string, visibility: Visibility, limit: number): Promise<SearchHit[]> {
-    const teamId = visibility.teamId;
-    const rows = await this.database.prisma.$queryRaw<Array<{ id: string; rank: number }>>`
-      SELECT id::text AS id, ts_rank(search, query)::float8 AS rank
-      FROM tools, websearch_to_tsquery('simple', ${query}) AS query
-      WHERE search @@ query
-        AND (${teamId}::uuid IS NULL OR team_id = ${teamId}::uuid OR visibility = 'public')
-      ORDER BY rank DESC, name ASC, id ASC
-      LIMIT ${limit}`;
-    return rows.map((row) => ({ id: row.id, rank: Number(row.rank) }));
+  /** Text search, best match first; see searchStatement for the ranking. */
+  async search(query: ToolSearchQuery, filter: SearchToolsFilter): Promise<SearchHit[]> {
+    const rows = await this.database.prisma.$queryRaw<SearchHit[]>(searchStatement(query, filter));
+    return rows.map((row) => ({ id: row.id, name: row.name, rank: Number(row.rank) }));
   }
 
   listVersions(toolId: string): Promise<ToolVersionRow[]> {
@@ -236,9 +351,16 @@ export class ToolsRepository {
     });
   }
 
-  /** Every version of the given tools, for export resolution. */
-  versionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
-    return this.database.prisma.toolVersion.findMany({ where: { toolId: { in: toolIds } } });
+  /** How many tools the filter selects, over every page (`after` and `limit` are not read). */
+  count(filter: Omit<ListToolsFilter, 'after' | 'limit'>): Promise<number> {
+    return this.database.prisma.tool.count({ where: listWhere(filter) });
+  }
+
+  /** The published versions of the given tools, for export resolution. */
+  publishedVersionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
+    return this.database.prisma.toolVersion.findMany({
+      where: { toolId: { in: toolIds }, status: 'published' },
+    });
   }
 
   /** The version, its audit event and (when asked) the release change commit together or not at all. */
@@ -297,7 +419,7 @@ export class ToolsRepository {
     target: {
       toolId: string;
       version: string;
-      toolSummary?: { description: string; tags: string[] } | undefined;
+      toolSummary?: ToolSummary | undefined;
     },
     audit: AuditEntry,
   ): Promise<ToolVersionRow | null> {

@@ -2,18 +2,31 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
 import { z } from 'zod';
 import { ownsTeam, type Principal } from '../auth/principal';
-import { decodeCursor, encodeCursor } from '../common/pagination';
+import { decodeCursor, encodeCursor, ToolPositionCursorSchema } from '../common/pagination';
 import { ExportCache } from '../exports/export-cache';
 import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { isUnavailable } from './deprecation-headers';
 import type { CreateToolInput, ListToolsQuery, SearchToolsQuery, Tool } from '@toolgate/contract';
-import { ToolsRepository, type ToolVersionRow, type ToolWithRelease } from './tools.repository';
+import { buildToolSearchQuery, searchQueryKey } from './tool-search-query';
+import {
+  ToolsRepository,
+  type SearchHit,
+  type ToolVersionRow,
+  type ToolWithRelease,
+} from './tools.repository';
 
-const ToolCursorSchema = z.strictObject({ name: z.string(), id: z.uuid() });
-// A text query inside the list narrows to at most this many matches before the other filters.
-const MAX_TEXT_MATCHES = 1000;
+/**
+ * Where a page of text matches ends: pages follow (rank desc, name, id), `rank` as the exact text
+ * of its number; `query` is the searchQueryKey of the query the page answered.
+ */
+const SearchPositionCursorSchema = z.strictObject({
+  query: z.string(),
+  rank: z.string().transform(Number).pipe(z.number().finite()),
+  name: z.string(),
+  id: z.uuid(),
+});
 
 export function toolToDto(tool: ToolWithRelease): Tool {
   return {
@@ -73,29 +86,21 @@ export class ToolsService {
     return toolToDto(tool);
   }
 
+  /** One page of tools; with `q`, of every match in rank order (see searchStatement), by cursor. */
   async list(
     principal: Principal,
     query: ListToolsQuery,
   ): Promise<{ items: Tool[]; next_cursor: string | null }> {
+    if (query.q !== undefined) return this.listMatches(principal, { ...query, q: query.q });
     const after =
-      query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolCursorSchema);
-    if (after === null) {
-      throw new ToolException('invalid_request', 'The cursor is not valid.', {
-        issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
-      });
-    }
-    const ids =
-      query.q === undefined
+      query.cursor === undefined
         ? undefined
-        : (await this.tools.search(query.q, { teamId: principal.teamId }, MAX_TEXT_MATCHES)).map(
-            (hit) => hit.id,
-          );
+        : this.decodeCursor(query.cursor, ToolPositionCursorSchema);
     const rows = await this.tools.list({
       teamId: principal.teamId,
       tags: query.tag,
       team: query.team,
       status: query.status,
-      ids,
       after,
       limit: query.limit + 1,
     });
@@ -108,24 +113,88 @@ export class ToolsService {
     };
   }
 
+  private async listMatches(
+    principal: Principal,
+    query: ListToolsQuery & { q: string },
+  ): Promise<{ items: Tool[]; next_cursor: string | null }> {
+    const search = buildToolSearchQuery(query.q);
+    const key = search === null ? '' : searchQueryKey(search);
+    const after =
+      query.cursor === undefined
+        ? undefined
+        : this.decodeCursor(query.cursor, SearchPositionCursorSchema);
+    if (after !== undefined && after.query !== key) {
+      throw new ToolException('invalid_request', 'The cursor is for another `q`.', {
+        issues: [{ path: '/query/cursor', message: 'belongs to a listing with another q' }],
+      });
+    }
+    if (search === null) return { items: [], next_cursor: null };
+    const hits = await this.tools.search(search, {
+      teamId: principal.teamId,
+      tags: query.tag,
+      team: query.team,
+      status: query.status,
+      after: after && { id: after.id, name: after.name, rank: after.rank },
+      limit: query.limit + 1,
+    });
+    const page = hits.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: (await this.rowsOf(principal, page)).map(({ row }) => toolToDto(row)),
+      next_cursor:
+        hits.length > query.limit && last
+          ? encodeCursor({ query: key, rank: String(last.rank), name: last.name, id: last.id })
+          : null,
+    };
+  }
+
   async search(
     principal: Principal,
     query: SearchToolsQuery,
   ): Promise<{ items: Array<Tool & { rank: number }> }> {
-    const hits = await this.tools.search(query.q, { teamId: principal.teamId }, query.limit);
-    if (hits.length === 0) return { items: [] };
+    const search = buildToolSearchQuery(query.q);
+    if (search === null) return { items: [] };
+    const hits = await this.tools.search(search, {
+      teamId: principal.teamId,
+      limit: query.limit,
+    });
+    return {
+      items: (await this.rowsOf(principal, hits)).map(({ row, hit }) => ({
+        ...toolToDto(row),
+        rank: hit.rank,
+      })),
+    };
+  }
+
+  /** The rows of the hits, in the hits' order (a tool deleted since the search is left out). */
+  private async rowsOf(
+    principal: Principal,
+    hits: SearchHit[],
+  ): Promise<Array<{ row: ToolWithRelease; hit: SearchHit }>> {
+    if (hits.length === 0) return [];
     const rows = await this.tools.list({
       teamId: principal.teamId,
       ids: hits.map((hit) => hit.id),
       limit: hits.length,
     });
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return {
-      items: hits.flatMap((hit) => {
-        const row = byId.get(hit.id);
-        return row ? [{ ...toolToDto(row), rank: hit.rank }] : [];
-      }),
-    };
+    return hits.flatMap((hit) => {
+      const row = byId.get(hit.id);
+      return row ? [{ row, hit }] : [];
+    });
+  }
+
+  private decodeCursor<TSchema extends z.ZodType>(
+    cursor: string,
+    schema: TSchema,
+  ): z.output<TSchema> {
+    const decoded = decodeCursor(cursor, schema);
+    if (decoded === null) {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
+      });
+    }
+    return decoded;
   }
 
   async get(principal: Principal, id: string): Promise<Tool> {

@@ -105,3 +105,32 @@ export async function setStable(
   });
   expect(response.status, response.text).toBe(200);
 }
+
+/**
+ * Copies a released tool `count` times in SQL (names `${prefix}-0001`..., one published version
+ * made stable, the template's IR under each copy's id and name): catalogs of hundreds of tools in
+ * a fraction of a second, where the API takes two requests per tool.
+ */
+export async function cloneReleasedTool(
+  api: TestApp,
+  template: { team: TestTeam; toolId: string; version: string },
+  copies: { count: number; prefix: string },
+): Promise<void> {
+  await api.sql(
+    `WITH copies AS (
+       INSERT INTO tools (id, team_id, name, description, tags, visibility)
+       SELECT gen_random_uuid(), $1::uuid, $2 || '-' || lpad(n::text, 4, '0'), t.description, t.tags, t.visibility
+       FROM generate_series(1, $3::int) AS n, tools t WHERE t.id = $4::uuid
+       RETURNING id, name
+     ), versions AS (
+       INSERT INTO tool_versions (id, tool_id, version, ir, schema_version, status, created_by)
+       SELECT gen_random_uuid(), c.id, v.version,
+              jsonb_set(jsonb_set(v.ir, '{id}', to_jsonb(c.id::text)), '{name}', to_jsonb(c.name)),
+              v.schema_version, 'published', 'test'
+       FROM copies c, tool_versions v WHERE v.tool_id = $4::uuid AND v.version = $5
+     )
+     INSERT INTO releases (tool_id, stable_version, updated_by)
+     SELECT id, $5, 'test' FROM copies`,
+    [template.team.id, copies.prefix, copies.count, template.toolId, template.version],
+  );
+}

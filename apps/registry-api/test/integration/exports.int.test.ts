@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  cloneReleasedTool,
   createTeam,
   createTool,
   publish,
@@ -218,6 +219,121 @@ describe('exports', () => {
         .toBe('1.1.0');
     },
   );
+});
+
+describe('export pages', () => {
+  interface Page {
+    status: number;
+    link: string | undefined;
+    etag: string;
+    names: string[];
+    total: number;
+    snapshot: string;
+    next: string | null;
+  }
+  const pageAt = async (url: string, key = team.key): Promise<Page> => {
+    const response = await api.request({ url, key });
+    expect(response.status, response.text).toBe(200);
+    const body = response.body as {
+      resolution: Array<{ name: string }>;
+      skipped: Array<{ name: string }>;
+      total: number;
+      snapshot: string;
+      next_cursor: string | null;
+    };
+    return {
+      status: response.status,
+      link: response.headers['link'] as string | undefined,
+      etag: response.headers['etag'] as string,
+      names: [...body.resolution, ...body.skipped].map((entry) => entry.name).sort(),
+      total: body.total,
+      snapshot: body.snapshot,
+      next: body.next_cursor,
+    };
+  };
+
+  it('pages the selection by name, with the total, a next cursor and a Link to the next page', async () => {
+    const tag = uniqueName('paged');
+    const tools = [
+      await releasedTool(tag, ['1.0.0'], '1.0.0'),
+      await releasedTool(tag, ['1.0.0'], '1.0.0'),
+      await releasedTool(tag, ['1.0.0'], '1.0.0'),
+      await releasedTool(tag, ['1.0.0'], '1.0.0'),
+    ];
+    // A tool without a release is still part of the selection: it is listed as skipped on its page.
+    const unreleased = await createTool(api, team, { tags: [tag] });
+    await publish(api, team, unreleased, '1.0.0', unreleased.ir.with({ tags: [tag] }), {
+      release: 'none',
+    });
+    const everyName = [...tools, unreleased].map((tool) => tool.name).sort();
+
+    const pages: Page[] = [];
+    let url: string | undefined = `/v1/exports?format=openai-chat&tags=${tag}&limit=2`;
+    while (url !== undefined) {
+      const page: Page = await pageAt(url);
+      pages.push(page);
+      const next = /<([^>]+)>; rel="next"/.exec(page.link ?? '')?.[1];
+      expect(next !== undefined).toBe(page.next !== null);
+      if (next !== undefined) {
+        const linked = new URL(next, 'http://api.invalid');
+        expect(linked.pathname).toBe('/v1/exports');
+        expect(linked.searchParams.get('tags')).toBe(tag);
+        expect(linked.searchParams.get('limit')).toBe('2');
+        expect(linked.searchParams.get('cursor')).toBe(page.next);
+      }
+      url = next;
+    }
+    expect(pages.map((page) => page.names.length)).toEqual([2, 2, 1]);
+    expect(pages.every((page) => page.total === 5)).toBe(true);
+    expect(pages.flatMap((page) => page.names)).toEqual(everyName);
+    expect(new Set(pages.map((page) => page.snapshot)).size).toBe(3);
+
+    // Each page is its own representation: its ETag revalidates it.
+    const again = await api.request({
+      url: `/v1/exports?format=openai-chat&tags=${tag}&limit=2&cursor=${pages[0]?.next ?? ''}`,
+      key: team.key,
+      headers: { 'if-none-match': pages[1]?.etag ?? '' },
+    });
+    expect(again.status).toBe(304);
+
+    const whole = await pageAt(`/v1/exports?format=openai-chat&tags=${tag}`);
+    expect(whole).toMatchObject({ names: everyName, total: 5, next: null, link: undefined });
+  });
+
+  it('exports every tool of a catalog larger than the default page of 500', async () => {
+    const big = await createTeam(api);
+    const template = await createTool(api, big);
+    await publish(api, big, template, '1.0.0');
+    await cloneReleasedTool(
+      api,
+      { team: big, toolId: template.id, version: '1.0.0' },
+      { count: 520, prefix: uniqueName('bulk') },
+    );
+    const first = await pageAt('/v1/exports?format=anthropic', big.key);
+    expect(first.names).toHaveLength(500);
+    expect(first.total).toBe(521);
+    expect(first.next).not.toBeNull();
+    const second = await pageAt(`/v1/exports?format=anthropic&cursor=${first.next ?? ''}`, big.key);
+    expect(second).toMatchObject({ total: 521, next: null });
+    expect(new Set([...first.names, ...second.names]).size).toBe(521);
+    const large = await pageAt('/v1/exports?format=anthropic&limit=1000', big.key);
+    expect(large).toMatchObject({ total: 521, next: null });
+    expect(large.names).toHaveLength(521);
+  });
+
+  it.each([
+    ['a cursor it did not give out', 'cursor=bm90LWEtY3Vyc29y', '/query/cursor'],
+    ['a cursor that is not base64url', 'cursor=%2F%2F', '/query/cursor'],
+    ['a page of none', 'limit=0', '/query/limit'],
+    ['a page above 1000', 'limit=1001', '/query/limit'],
+  ])('refuses %s with a problem naming the parameter', async (_what, query, path) => {
+    const response = await api.request({ url: `/v1/exports?format=mcp&${query}`, key: team.key });
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path })]),
+    );
+  });
 });
 
 describe('deprecation', () => {

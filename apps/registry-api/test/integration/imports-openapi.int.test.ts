@@ -258,6 +258,17 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     });
   });
 
+  it("indexes an imported tool's parameter names for search, as a publish through the API does", async () => {
+    const found = await api.request({
+      url: '/v1/tools/search?q=photoUrls&limit=10',
+      key: team.key,
+    });
+    expect(found.status, found.text).toBe(200);
+    const names = found.body.items.map((tool: { name: string }) => tool.name);
+    // addPet and updatePet take a Pet body, the only schema with photoUrls.
+    expect(names).toEqual(expect.arrayContaining(['addPet', 'updatePet']));
+  });
+
   it('exports validly in every provider format through GET /v1/exports (MCP checked against the 2025-11-25 schema)', async () => {
     for (const format of PROVIDERS) {
       const response = await api.request({

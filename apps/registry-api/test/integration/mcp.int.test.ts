@@ -11,7 +11,13 @@ import {
 import { BuiltinExecutor } from '@toolgate/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinTool } from '../factories/gateway.factory';
-import { createKey, createTeam, uniqueName, type TestTeam } from '../factories/registry.factory';
+import {
+  cloneReleasedTool,
+  createKey,
+  createTeam,
+  uniqueName,
+  type TestTeam,
+} from '../factories/registry.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const PAGE_SIZE = 50;
@@ -148,6 +154,30 @@ describe('the MCP endpoint', () => {
     await expect(client.listTools({ cursor: 'not-a-cursor' })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
     });
+  });
+
+  it('pages through every tool of a catalog larger than an export page, and calls the last one', async () => {
+    const huge = await createTeam(api);
+    const template = await createBuiltinTool(api, huge, { handler: 'search' });
+    const prefix = uniqueName('bulk');
+    await cloneReleasedTool(
+      api,
+      { team: huge, toolId: template.id, version: '1.0.0' },
+      { count: 540, prefix },
+    );
+    const client = await connect(huge.key);
+    const { tools, pages } = await listAll(client);
+    const listed = tools.map((tool) => tool.name);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).toEqual(
+      expect.arrayContaining([template.name, `${prefix}-0001`, `${prefix}-0540`]),
+    );
+    expect(listed.filter((name) => name.startsWith(prefix))).toHaveLength(540);
+    expect(pages).toBeGreaterThanOrEqual(11);
+    const before = runs.search;
+    const result = await client.callTool({ name: `${prefix}-0540`, arguments: { query: 'last' } });
+    expect(result.isError).toBe(false);
+    expect(runs.search).toBe(before + 1);
   });
 
   it('calls a builtin tool through the gateway and returns structuredContent and text', async () => {

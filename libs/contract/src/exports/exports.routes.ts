@@ -6,7 +6,7 @@ import { ExportHeadersSchema, ExportQuerySchema, ExportSchema } from './exports.
 const CACHE_HEADERS = {
   etag: {
     description:
-      'A strong ETag of the body: send it back as If-None-Match to get 304 while the export is unchanged.',
+      'An ETag of the body (strong; weak, `W/"..."`, on a compressed answer): send it back as If-None-Match to get 304 while the export is unchanged.',
     schema: z.string(),
   },
   'cache-control': {
@@ -14,7 +14,16 @@ const CACHE_HEADERS = {
       '`private, no-cache`: the body depends on the key and the subject; revalidate before reusing it.',
     schema: z.string(),
   },
-  vary: { description: '`Authorization, X-Toolgate-Subject`.', schema: z.string() },
+  vary: {
+    description: '`Authorization, X-Toolgate-Subject, Accept-Encoding`.',
+    schema: z.string(),
+  },
+} as const;
+
+const PAGE_LINK_HEADER = {
+  description:
+    'A `rel="next"` link to the next page when the selection has more tools than `limit`, beside a `rel="successor-version"` link per deprecated tool that names a successor.',
+  schema: z.string().optional(),
 } as const;
 
 export const exportsRoutes = {
@@ -25,7 +34,7 @@ export const exportsRoutes = {
     summary:
       'Tools in a provider wire format, each resolved for the caller (pin > canary bucket > stable), with an ETag.',
     description:
-      'Tools without a stable release, past their sunset or in a brownout are left out and listed in `skipped`; a pin naming a version that does not exist answers `version_not_found`, one naming a version past its sunset `version_sunset` (with a `Link` to the successor). Two tools the format would name alike answer `conflict`.',
+      'The selection is paged by tool name (`limit`, default 500, at most 1000): a page lists its tools in `tools` and `skipped`, `total` counts the whole selection, and `next_cursor` (also a `Link: <...>; rel="next"` header) fetches the next page. Tools without a stable release, past their sunset or in a brownout are left out and listed in `skipped`; a pin naming a version that does not exist answers `version_not_found`, one naming a version past its sunset `version_sunset` (with a `Link` to the successor). Two tools the format would name alike answer `conflict`.',
     tags: ['exports'],
     security: 'api_key',
     scopes: ['tools:read'],
@@ -35,7 +44,7 @@ export const exportsRoutes = {
       200: {
         description: 'The export.',
         schema: ExportSchema,
-        headers: { ...CACHE_HEADERS, ...DEPRECATION_RESPONSE_HEADERS },
+        headers: { ...CACHE_HEADERS, ...DEPRECATION_RESPONSE_HEADERS, link: PAGE_LINK_HEADER },
       },
       304: {
         description:

@@ -2,7 +2,7 @@ import { PROVIDERS } from '@toolgate/adapters';
 import { TagSchema, ToolNameSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { ProviderObjectSchema } from '../calls/calls.schemas';
-import { TimestampSchema } from '../common/pagination';
+import { CursorParamSchema, TimestampSchema } from '../common/pagination';
 import {
   SnapshotHandleSchema,
   SUBJECT_HEADER_DESCRIPTION,
@@ -35,6 +35,10 @@ export const ExportFormatSchema = z
   .enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(', ')}` })
   .meta({ description: 'The provider wire format to write the tools in.' });
 
+/** The most tools one export page holds, and the page a request without `limit` gets. */
+export const MAX_EXPORT_PAGE = 1000;
+export const DEFAULT_EXPORT_PAGE = 500;
+
 export const ExportQuerySchema = z.strictObject({
   format: ExportFormatSchema,
   tags: listParam(TagSchema, 50).optional().meta({
@@ -47,6 +51,16 @@ export const ExportQuerySchema = z.strictObject({
     description:
       'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas.',
   }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_EXPORT_PAGE)
+    .default(DEFAULT_EXPORT_PAGE)
+    .meta({
+      description: `Tools of the selection per page, 1-${MAX_EXPORT_PAGE}; a larger selection is paged (\`next_cursor\`, \`Link: rel="next"\`).`,
+    }),
+  cursor: CursorParamSchema.optional(),
 });
 export type ExportQuery = z.output<typeof ExportQuerySchema>;
 
@@ -142,6 +156,14 @@ export const ExportSchema = z
     resolution: z.array(ExportToolResolutionSchema),
     skipped: z.array(ExportSkippedToolSchema),
     downgrades: DowngradeReportSchema,
+    total: z.number().int().min(0).meta({
+      description:
+        'Tools in the whole selection (team, `tags`, `names`), on every page: exported plus skipped, summed over the pages.',
+    }),
+    next_cursor: z.string().nullable().meta({
+      description:
+        'Pass as `cursor` for the next page (same query otherwise); null on the last page. Each page has its own `snapshot`.',
+    }),
   })
   .meta({ id: 'Export' });
 export type ExportBody = z.infer<typeof ExportSchema>;

@@ -51,13 +51,10 @@ export const ListToolsQuerySchema = z.strictObject({
     .enum(['draft', 'published', 'deprecated'])
     .optional()
     .meta({ description: 'Only tools whose latest version has this status.' }),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({ description: 'Text in the name or description.' }),
+  q: z.string().trim().min(1).max(200).optional().meta({
+    description:
+      'Words to find in names, tags, descriptions and parameters; the list is then every match, best first.',
+  }),
   cursor: CursorParamSchema.optional(),
   limit: LimitSchema,
 });
@@ -69,7 +66,7 @@ export const SearchToolsQuerySchema = z.strictObject({
     .trim()
     .min(1)
     .max(200)
-    .meta({ description: 'Words to find in names, tags and descriptions.' }),
+    .meta({ description: 'Words to find in names, tags, descriptions and parameters.' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type SearchToolsQuery = z.output<typeof SearchToolsQuerySchema>;

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallStore } from '../../src/calls/call-store';
 import type { NewCall } from '../../src/calls/call-repository';
@@ -12,7 +13,7 @@ import { TEST_CALLER, buildCall, buildTool } from '../../src/testing/tool.factor
 let db: PGlite;
 
 beforeAll(async () => {
-  db = await PGlite.create();
+  db = await PGlite.create({ extensions: { pg_trgm } });
   await migrate(
     {
       query: async (text, params = []) => (await db.query<never>(text, [...params])).rows,

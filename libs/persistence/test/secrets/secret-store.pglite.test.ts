@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../src/migrations/migrator';
 import { SecretKeyring } from '../../src/secrets/secret-cipher';
@@ -28,7 +29,7 @@ async function insert(ring: SecretKeyring, teamId: string, name: string, value: 
 }
 
 beforeAll(async () => {
-  db = await PGlite.create();
+  db = await PGlite.create({ extensions: { pg_trgm } });
   await migrate(
     {
       query: async (text, params = []) => (await db.query<never>(text, [...params])).rows,
