@@ -7,10 +7,10 @@ import { toolOfCase } from './corpus/corpus-case';
 import { loadCorpus } from './corpus/load-corpus';
 import { createAjv } from './support/ajv';
 
-// CI checks out shared/ beside the repository: <repo>/../shared.
+// The official MCP schemas, kept in the repository (conformance/mcp/README.md).
 const SCHEMA_PATH = path.resolve(
   import.meta.dirname,
-  '../../../../shared/conformance/mcp/schema-2025-11-25.json',
+  '../../../conformance/mcp/schema-2025-11-25.json',
 );
 const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $schema: string };
 const ajv = createAjv();

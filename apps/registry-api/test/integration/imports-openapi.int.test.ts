@@ -18,13 +18,10 @@ const PETSTORE = JSON.parse(
   ),
 ) as Record<string, unknown>;
 
-// CI checks out shared/ beside the repository: <repo>/../shared.
+// The official MCP schemas, kept in the repository (conformance/mcp/README.md).
 const MCP_SCHEMA = JSON.parse(
   readFileSync(
-    path.resolve(
-      import.meta.dirname,
-      '../../../../../shared/conformance/mcp/schema-2025-11-25.json',
-    ),
+    path.resolve(import.meta.dirname, '../../../../conformance/mcp/schema-2025-11-25.json'),
     'utf8',
   ),
 ) as object;

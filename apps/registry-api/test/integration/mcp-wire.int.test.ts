@@ -9,8 +9,8 @@ import { createBuiltinTool } from '../factories/gateway.factory';
 import { createTeam, publish, type TestTeam } from '../factories/registry.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// CI checks out shared/ beside the repository: <repo>/../shared.
-const CONFORMANCE_DIR = path.resolve(import.meta.dirname, '../../../../../shared/conformance/mcp');
+// The official MCP schemas, kept in the repository (conformance/mcp/README.md).
+const CONFORMANCE_DIR = path.resolve(import.meta.dirname, '../../../../conformance/mcp');
 const PROTOCOL = '2025-11-25';
 
 function loadValidators(revision: string): (definition: string, value: unknown) => string[] {
