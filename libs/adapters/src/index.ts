@@ -46,6 +46,9 @@ export {
 } from './openai-responses/openai-responses-adapter';
 export type {
   OpenAIResponsesFunctionTool,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolSearchTool,
+  OpenAIResponsesToolSearchOutput,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesOutputPart,
@@ -54,6 +57,8 @@ export type {
 export { anthropicAdapter, type AnthropicAdapter } from './anthropic/anthropic-adapter';
 export type {
   AnthropicTool,
+  AnthropicRequestTool,
+  AnthropicToolSearchTool,
   AnthropicInputSchema,
   AnthropicCacheControl,
   AnthropicToolUseBlock,
@@ -89,6 +94,17 @@ export type {
 export { McpToolSchema } from './mcp/mcp-api';
 export { behaviorFromMcpAnnotations } from './mcp/convert-tool-from-mcp';
 export { convertResultToMcp } from './mcp/convert-results-to-mcp';
+
+export {
+  parseToolSearches,
+  clientToolSearchTool,
+  supportsToolSearch,
+  toolSearchOutputToWire,
+  type ParsedToolSearches,
+  type ToolSearchCallIR,
+  type ToolSearchExecution,
+  type ToolSearchResultIR,
+} from './tool-search/index';
 
 export {
   createPartialJsonParser,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AdapterError, type ToolAdapter } from '../src/index';
+import { AdapterError, parseToolSearches, type ToolAdapter } from '../src/index';
+import anthropicSearches from '../src/tool-search/__fixtures__/anthropic-tool-search.json';
+import responsesSearches from '../src/tool-search/__fixtures__/openai-responses-tool-search.json';
 import { ALL_ADAPTERS, validPayloads } from './support/payloads';
 
 /** mulberry32: a small seeded PRNG, so every failure is reproducible from its seed. */
@@ -99,3 +101,25 @@ describe.each(ALL_ADAPTERS)(
     });
   },
 );
+
+describe.each([
+  ['openai-responses', responsesSearches],
+  ['anthropic', anthropicSearches],
+] as const)('%s: fuzzed tool searches give a result or an AdapterError', (provider, seed) => {
+  it(`survives ${ITERATIONS} mutations`, () => {
+    const random = prng(0x5ea7c4 ^ provider.length);
+    let thrown = 0;
+    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+      const payload = mutate(seed, random);
+      try {
+        parseToolSearches(provider, payload);
+      } catch (error) {
+        thrown++;
+        if (!(error instanceof AdapterError)) {
+          throw new Error(`iteration ${iteration} threw ${String(error)} for ${JSON.stringify(payload)}`);
+        }
+      }
+    }
+    expect(thrown).toBeGreaterThan(ITERATIONS / 10);
+  });
+});

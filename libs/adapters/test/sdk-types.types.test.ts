@@ -8,9 +8,12 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import {
   anthropicAdapter,
+  clientToolSearchTool,
   geminiAdapter,
   openAIChatAdapter,
   openAIResponsesAdapter,
+  parseToolSearches,
+  toolSearchOutputToWire,
 } from '../src/index';
 import { buildTool, weatherTool } from './support/tool-factory';
 
@@ -85,7 +88,7 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
 
   it('Responses: tools, function_call items, function_call_output items', () => {
     const wire = openAIResponsesAdapter.toolsToWire(tools, { strict: true, parallelCalls: true });
-    wire.tools satisfies OpenAI.Responses.FunctionTool[];
+    wire.definitions satisfies OpenAI.Responses.FunctionTool[];
     wire.tools satisfies OpenAI.Responses.Tool[];
     ({
       model: 'gpt-4.1',
@@ -110,12 +113,55 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
     };
     expect(openAIResponsesAdapter.callsFromWire([sdkItem])[0]?.id).toBe('c');
   });
+
+  it('Responses tool search: deferred functions, tool_search tools, search items', () => {
+    const wire = openAIResponsesAdapter.toolsToWire(tools, { deferLoading: true });
+    wire.tools satisfies OpenAI.Responses.Tool[];
+    wire.definitions satisfies OpenAI.Responses.FunctionTool[];
+    ({
+      model: 'gpt-5.4',
+      input: [],
+      tools: wire.tools,
+    }) satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
+    clientToolSearchTool({
+      description: 'Find tools.',
+      parameters: { type: 'object' },
+    }) satisfies OpenAI.Responses.ToolSearchTool;
+    const output = toolSearchOutputToWire('call_s', wire.definitions);
+    output satisfies OpenAI.Responses.ResponseToolSearchOutputItemParam;
+    [output] satisfies OpenAI.Responses.ResponseInputItem[];
+
+    const sdkCall: OpenAI.Responses.ResponseToolSearchCall = {
+      id: 'tsc_1',
+      type: 'tool_search_call',
+      call_id: 'call_s',
+      execution: 'client',
+      status: 'completed',
+      arguments: { query: 'weather' },
+    };
+    const sdkOutput: OpenAI.Responses.ResponseToolSearchOutputItem = {
+      id: 'tso_1',
+      type: 'tool_search_output',
+      call_id: null,
+      execution: 'server',
+      status: 'completed',
+      tools: wire.definitions,
+    };
+    expect(parseToolSearches('openai-responses', [sdkCall, sdkOutput], { tools })).toEqual({
+      calls: [
+        { id: 'call_s', execution: 'client', arguments: { query: 'weather' }, query: 'weather' },
+      ],
+      results: [
+        { callId: null, execution: 'server', tools: ['get_current_weather', 'admin.tools.list'] },
+      ],
+    });
+  });
 });
 
 describe('Anthropic SDK types (@anthropic-ai/sdk 1.14.0)', () => {
   it('Messages: tools, tool_choice, assistant turn, tool_result user message', () => {
     const wire = anthropicAdapter.toolsToWire(tools, { strict: true, parallelCalls: false });
-    wire.tools satisfies Anthropic.Messages.Tool[];
+    wire.definitions satisfies Anthropic.Messages.Tool[];
     wire.tools satisfies Anthropic.Messages.ToolUnion[];
     wire.requestOptions.tool_choice satisfies Anthropic.Messages.ToolChoice | undefined;
     ({
@@ -139,6 +185,53 @@ describe('Anthropic SDK types (@anthropic-ai/sdk 1.14.0)', () => {
     expect(anthropicAdapter.callsFromWire([sdkBlock])).toEqual([
       { id: 'toolu_1', name: 'get_current_weather', arguments: { location: 'Rome' } },
     ]);
+  });
+  it('Messages tool search: deferred tools, the BM25 tool, search blocks, tool references', () => {
+    const wire = anthropicAdapter.toolsToWire(tools, { deferLoading: true });
+    wire.tools satisfies Anthropic.Messages.ToolUnion[];
+    wire.definitions satisfies Anthropic.Messages.Tool[];
+    ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      messages: [],
+      tools: wire.tools,
+    }) satisfies Anthropic.Messages.MessageCreateParamsNonStreaming;
+    wire.tools[0] satisfies Anthropic.Messages.ToolUnion | undefined;
+
+    const use: Anthropic.Messages.ServerToolUseBlock = {
+      type: 'server_tool_use',
+      id: 'srvtoolu_1',
+      name: 'tool_search_tool_bm25',
+      input: { query: 'weather' },
+      caller: { type: 'direct' },
+    };
+    const found: Anthropic.Messages.ToolSearchToolResultBlock = {
+      type: 'tool_search_tool_result',
+      tool_use_id: 'srvtoolu_1',
+      content: {
+        type: 'tool_search_tool_search_result',
+        tool_references: [{ type: 'tool_reference', tool_name: 'get_current_weather' }],
+      },
+    };
+    const reference: Anthropic.Messages.ToolResultBlockParam = {
+      type: 'tool_result',
+      tool_use_id: 'toolu_s',
+      content: [{ type: 'tool_reference', tool_name: 'get_current_weather' }],
+    };
+    expect(parseToolSearches('anthropic', [use, found, reference], { tools })).toEqual({
+      calls: [
+        {
+          id: 'srvtoolu_1',
+          execution: 'server',
+          arguments: { query: 'weather' },
+          query: 'weather',
+        },
+      ],
+      results: [
+        { callId: 'srvtoolu_1', execution: 'server', tools: ['get_current_weather'] },
+        { callId: 'toolu_s', execution: 'client', tools: ['get_current_weather'] },
+      ],
+    });
   });
 });
 

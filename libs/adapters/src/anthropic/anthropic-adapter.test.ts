@@ -54,8 +54,8 @@ describe('anthropic tools', () => {
         ],
       },
     });
-    const { tools, report } = adapter.toolsToWire([tool]);
-    expect(tools[0]?.input_schema).toEqual({
+    const { definitions, report } = adapter.toolsToWire([tool]);
+    expect(definitions[0]?.input_schema).toEqual({
       type: 'object',
       properties: { limit: { type: 'integer' }, q: { type: 'string' }, tag: { type: 'string' } },
       required: ['q'],
@@ -84,8 +84,8 @@ describe('anthropic tools', () => {
         },
       },
     });
-    const { tools, report } = adapter.toolsToWire([recursive], { strict: true });
-    expect(tools[0]?.input_schema['properties']).toEqual({
+    const { definitions, report } = adapter.toolsToWire([recursive], { strict: true });
+    expect(definitions[0]?.input_schema['properties']).toEqual({
       root: { $ref: '#/$defs/Node' },
       code: { type: 'string', format: 'uri', description: '{pattern: "^[a-z]+$"}' },
     });

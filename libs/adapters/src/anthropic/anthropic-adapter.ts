@@ -3,6 +3,7 @@ import type { ToolAdapter } from '../shared/tool-adapter';
 import type {
   AnthropicAssistantMessage,
   AnthropicRequestOptions,
+  AnthropicRequestTool,
   AnthropicTool,
   AnthropicToolResultMessage,
 } from './anthropic-api';
@@ -15,7 +16,7 @@ import { parseAnthropicToolResults } from './parse-anthropic-tool-results';
 
 /** The Anthropic Messages API adapter. */
 export type AnthropicAdapter = ToolAdapter<
-  AnthropicTool,
+  AnthropicRequestTool,
   AnthropicTool,
   AnthropicRequestOptions,
   AnthropicAssistantMessage,

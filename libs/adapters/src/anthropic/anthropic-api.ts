@@ -23,7 +23,18 @@ export interface AnthropicTool {
   input_schema: AnthropicInputSchema;
   cache_control?: AnthropicCacheControl;
   strict?: boolean;
+  /** Only the name is known to the model until the tool search returns a `tool_reference` to it. */
+  defer_loading?: boolean;
 }
+
+/** Anthropic's BM25 tool search tool, run by Anthropic over the request's deferred tools. */
+export interface AnthropicToolSearchTool {
+  type: 'tool_search_tool_bm25_20251119';
+  name: 'tool_search_tool_bm25';
+}
+
+/** What a Messages request's `tools` holds here: client tools and the tool search tool. */
+export type AnthropicRequestTool = AnthropicTool | AnthropicToolSearchTool;
 
 /** A `tool_use` content block: `input` is an object. */
 export interface AnthropicToolUseBlock {
@@ -103,6 +114,36 @@ export const AnthropicToolSchema = z.object({
   type: z.literal('custom').nullish(),
 });
 
+/** A `server_tool_use` block as read from the wire. */
+export const AnthropicServerToolUseBlockSchema = z.looseObject({
+  type: z.literal('server_tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.unknown().optional(),
+});
+
+const ToolReferenceSchema = z.looseObject({
+  type: z.literal('tool_reference'),
+  tool_name: z.string().min(1),
+});
+
+/** A `tool_search_tool_result` block: the tools a server search found, or its error. */
+export const AnthropicToolSearchResultBlockSchema = z.looseObject({
+  type: z.literal('tool_search_tool_result'),
+  tool_use_id: z.string().min(1),
+  content: z.union([
+    z.looseObject({
+      type: z.literal('tool_search_tool_search_result'),
+      tool_references: z.array(ToolReferenceSchema),
+    }),
+    z.looseObject({
+      type: z.literal('tool_search_tool_result_error'),
+      error_code: z.string(),
+      error_message: z.string().nullish(),
+    }),
+  ]),
+});
+
 /** Any content block: only its type is checked here. */
 export const AnthropicBlockSchema = z.looseObject({
   type: z.string().refine((type) => ANTHROPIC_BLOCK_TYPES.has(type), 'unknown content block type'),
@@ -133,6 +174,7 @@ export const AnthropicToolResultBlockSchema = z.object({
         z.looseObject({
           type: z.string(),
           text: z.string().optional(),
+          tool_name: z.string().optional(),
           source: z
             .looseObject({
               type: z.string(),

@@ -1,17 +1,24 @@
 import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { deferralOf, defersAny } from '../shared/deferred-loading';
 import type { DowngradeReport } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 
 import type {
   AnthropicCacheControl,
   AnthropicRequestOptions,
+  AnthropicRequestTool,
   AnthropicTool,
 } from './anthropic-api';
 import { downgradeSchemaForAnthropic } from './downgrade-schema-for-anthropic';
 
 const MAX_CACHE_BREAKPOINTS = 4;
+// BM25 over names, descriptions and parameters suits descriptions written in prose.
+const ANTHROPIC_TOOL_SEARCH: AnthropicRequestTool = {
+  type: 'tool_search_tool_bm25_20251119',
+  name: 'tool_search_tool_bm25',
+};
 // Documented strict-tool limits (provider-rules §2.3, secondary source): per request.
 const MAX_STRICT_TOOLS = 20;
 const MAX_STRICT_OPTIONAL_PARAMETERS = 24;
@@ -48,12 +55,14 @@ function cacheControlOf(tool: ToolIR): AnthropicCacheControl | undefined {
 /**
  * ToolIR -> Messages API `tools`: `cache_control` and `strict` come from
  * `provider_hints.anthropic` (or `protocol_meta`); `parallelCalls: false` becomes
- * `tool_choice: {type:'auto', disable_parallel_tool_use: true}`.
+ * `tool_choice: {type:'auto', disable_parallel_tool_use: true}`. Deferred tools carry
+ * `defer_loading: true`, behind the BM25 tool search tool unless `toolSearch` is `none`.
  */
 export function convertToolsToAnthropic(
   tools: readonly ToolIR[],
   options: ToolsToWireOptions = {},
-): ToolsToWireResult<AnthropicTool, AnthropicTool, AnthropicRequestOptions> {
+): ToolsToWireResult<AnthropicRequestTool, AnthropicTool, AnthropicRequestOptions> {
+  const deferred = deferralOf(options);
   const { definitions, report } = convertToolList(
     tools,
     'anthropic',
@@ -69,6 +78,7 @@ export function convertToolsToAnthropic(
         }),
         ...(cacheControl === undefined ? {} : { cache_control: cacheControl }),
         ...(strict === undefined ? {} : { strict }),
+        ...(deferred(tool) ? { defer_loading: true } : {}),
       };
     },
   );
@@ -84,8 +94,9 @@ export function convertToolsToAnthropic(
     definitions.filter((tool) => tool.strict === true),
     report,
   );
+  const search = defersAny(tools, options) && options.toolSearch !== 'none';
   return {
-    tools: definitions,
+    tools: search ? [ANTHROPIC_TOOL_SEARCH, ...definitions] : definitions,
     definitions,
     requestOptions:
       options.parallelCalls === false

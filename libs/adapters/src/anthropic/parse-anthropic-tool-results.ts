@@ -34,6 +34,9 @@ export function parseAnthropicToolResults(
       ) {
         return { type: 'image', data: part.source.data, mimeType: part.source.media_type };
       }
+      // A client tool search answers with references to the tools it loads.
+      if (part.type === 'tool_reference' && part.tool_name !== undefined)
+        return { type: 'text', text: `tool_reference: ${part.tool_name}` };
       return { type: 'text', text: part.text ?? `[${part.type}]` };
     });
     if (item.is_error === true) {

@@ -1,5 +1,6 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type { GeminiFunctionDeclaration, GeminiRequestOptions, GeminiTool } from './gemini-api';
@@ -7,7 +8,8 @@ import { downgradeSchemaForGemini } from './downgrade-schema-for-gemini';
 
 /**
  * ToolIR -> one Gemini `tools` entry of `functionDeclarations` (none when there are no tools).
- * `strict` has no Gemini counterpart, nor has `parallelCalls: false`: both are reported (tool `*`), not sent.
+ * `strict` has no Gemini counterpart, nor have `parallelCalls: false` and `deferLoading`: they are
+ * reported (tool `*`), not sent.
  */
 export function convertToolsToGemini(
   tools: readonly ToolIR[],
@@ -27,6 +29,7 @@ export function convertToolsToGemini(
   noteUnsupportedOptions(report, {
     strict: options.strict,
     parallelCalls: options.parallelCalls,
+    deferLoading: defersAny(tools, options),
     wire: 'Gemini',
   });
   return {

@@ -1,6 +1,7 @@
 import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 
@@ -9,7 +10,8 @@ import { downgradeSchemaForMcp, outputSchemaForMcp } from './downgrade-schema-fo
 
 /**
  * ToolIR -> MCP `Tool`s for `tools/list`: behavior becomes the four annotation hints, `title`,
- * `_meta` and `icons` come from the IR (`protocol_meta`). `strict` and `parallelCalls: false` have no MCP form and are reported.
+ * `_meta` and `icons` come from the IR (`protocol_meta`). `strict`, `parallelCalls: false` and
+ * `deferLoading` have no MCP form and are reported.
  */
 export function convertToolsToMcp(
   tools: readonly ToolIR[],
@@ -44,6 +46,7 @@ export function convertToolsToMcp(
   noteUnsupportedOptions(report, {
     strict: options.strict,
     parallelCalls: options.parallelCalls,
+    deferLoading: defersAny(tools, options),
     wire: 'MCP',
   });
   return { tools: definitions, definitions, requestOptions: {}, report };

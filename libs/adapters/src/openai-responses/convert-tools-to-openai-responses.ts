@@ -1,22 +1,28 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { deferralOf, defersAny } from '../shared/deferred-loading';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type {
   OpenAIResponsesFunctionTool,
   OpenAIResponsesRequestOptions,
+  OpenAIResponsesTool,
 } from './openai-responses-api';
 import { downgradeSchemaForOpenAIResponses } from './downgrade-schema-for-openai-responses';
 
-/** ToolIR -> Responses API `tools` (+ `parallel_tool_calls` when the option is given). */
+/**
+ * ToolIR -> Responses API `tools` (+ `parallel_tool_calls` when the option is given). Deferred
+ * tools carry `defer_loading: true`, behind a `tool_search` tool unless `toolSearch` is `none`.
+ */
 export function convertToolsToOpenAIResponses(
   tools: readonly ToolIR[],
   options: ToolsToWireOptions = {},
 ): ToolsToWireResult<
-  OpenAIResponsesFunctionTool,
+  OpenAIResponsesTool,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesRequestOptions
 > {
   const strict = options.strict ?? false;
+  const deferred = deferralOf(options);
   const { definitions, report } = convertToolList(
     tools,
     'openai-responses',
@@ -29,10 +35,12 @@ export function convertToolsToOpenAIResponses(
         limits: options.limits,
       }),
       strict,
+      ...(deferred(tool) ? { defer_loading: true } : {}),
     }),
   );
+  const search = defersAny(tools, options) && options.toolSearch !== 'none';
   return {
-    tools: definitions,
+    tools: search ? [{ type: 'tool_search' }, ...definitions] : definitions,
     definitions,
     requestOptions:
       options.parallelCalls === undefined ? {} : { parallel_tool_calls: options.parallelCalls },

@@ -5,6 +5,7 @@ import type {
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesRequestOptions,
+  OpenAIResponsesTool,
 } from './openai-responses-api';
 import { convertCallsToOpenAIResponses } from './convert-calls-to-openai-responses';
 import { convertResultsToOpenAIResponses } from './convert-results-to-openai-responses';
@@ -15,7 +16,7 @@ import { parseOpenAIResponsesToolResults } from './parse-openai-responses-tool-r
 
 /** The OpenAI Responses API adapter. */
 export type OpenAIResponsesAdapter = ToolAdapter<
-  OpenAIResponsesFunctionTool,
+  OpenAIResponsesTool,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesRequestOptions,
   OpenAIResponsesFunctionCall[],

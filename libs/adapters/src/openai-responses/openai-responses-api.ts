@@ -10,6 +10,33 @@ export interface OpenAIResponsesFunctionTool {
   parameters: Record<string, unknown>;
   /** Always sent: when omitted, Responses silently tries strict first (provider-rules §2.2 (7)). */
   strict: boolean;
+  /** Only the name is shown to the model until a `tool_search` loads the definition. */
+  defer_loading?: boolean;
+}
+
+/**
+ * The `tool_search` tool that loads deferred tools: run by OpenAI over the request's deferred
+ * tools (`execution` omitted or `server`), or by the app (`client`, with the description and
+ * parameters the model calls it with; the app answers with a `tool_search_output`).
+ */
+export interface OpenAIResponsesToolSearchTool {
+  type: 'tool_search';
+  execution?: 'server' | 'client';
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+/** What a Responses request's `tools` holds here: function tools and the tool search tool. */
+export type OpenAIResponsesTool = OpenAIResponsesFunctionTool | OpenAIResponsesToolSearchTool;
+
+/** A `tool_search_output` input item: the tools a client-executed search loads for the model. */
+export interface OpenAIResponsesToolSearchOutput {
+  type: 'tool_search_output';
+  /** The `call_id` of the `tool_search_call` it answers. */
+  call_id: string;
+  execution: 'client';
+  status: 'completed';
+  tools: OpenAIResponsesTool[];
 }
 
 /** A `function_call` output item; `arguments` is JSON text, `call_id` 1–64 characters. */
@@ -73,6 +100,22 @@ export const OpenAIResponsesFunctionToolSchema = z.object({
   description: z.string().nullish(),
   parameters: JsonObjectSchema.nullish(),
   strict: z.boolean().nullish(),
+});
+
+/** A `tool_search_call` item as read from the wire (`call_id` is null for server searches). */
+export const OpenAIResponsesToolSearchCallSchema = z.looseObject({
+  type: z.literal('tool_search_call'),
+  call_id: z.string().min(1).nullish(),
+  execution: z.enum(['server', 'client']).nullish(),
+  arguments: z.unknown().optional(),
+});
+
+/** A `tool_search_output` item as read from the wire: only the tools' types and names matter. */
+export const OpenAIResponsesToolSearchOutputSchema = z.looseObject({
+  type: z.literal('tool_search_output'),
+  call_id: z.string().min(1).nullish(),
+  execution: z.enum(['server', 'client']).nullish(),
+  tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })),
 });
 
 /** Any output item: only its type is checked here. */

@@ -10,17 +10,23 @@ import {
   OpenAIResponsesResponseSchema,
 } from './openai-responses-api';
 
-/** The items of a Response, an item list or a single item, with the pointer of the list. */
-export function locateOpenAIResponsesItems(payload: unknown): { items: unknown[]; path: string } {
+/** The items of a Response, an item list or a single item, each with its JSON Pointer. */
+export function locateOpenAIResponsesItems(
+  payload: unknown,
+): Array<{ item: unknown; path: string }> {
   const root: WireLocation = { provider: 'openai-responses', path: '/' };
-  if (Array.isArray(payload)) return { items: payload, path: '' };
+  if (Array.isArray(payload))
+    return Array.from(payload as unknown[], (item, index) => ({
+      item,
+      path: joinPointer('', index),
+    }));
   if (isRecord(payload) && 'output' in payload && !('type' in payload)) {
-    return {
-      items: parseWire(OpenAIResponsesResponseSchema, payload, root).output,
-      path: '/output',
-    };
+    return parseWire(OpenAIResponsesResponseSchema, payload, root).output.map((item, index) => ({
+      item,
+      path: joinPointer('/output', index),
+    }));
   }
-  if (isRecord(payload) && 'type' in payload) return { items: [payload], path: '' };
+  if (isRecord(payload) && 'type' in payload) return [{ item: payload, path: '/' }];
   return unknownShape(root, 'a Response, a list of items or one item');
 }
 
@@ -32,18 +38,11 @@ export function parseOpenAIResponsesToolCalls(
   payload: unknown,
   options: CallsFromWireOptions = {},
 ): ParsedToolCalls {
-  const { items, path } = locateOpenAIResponsesItems(payload);
-  const single =
-    !Array.isArray(payload) && !(isRecord(payload) && 'output' in payload && !('type' in payload));
   const lookup = callLookup('openai-responses', options);
   const result: ParsedToolCalls = { calls: [], errors: [] };
-  items.forEach((raw, index) => {
-    const location = {
-      provider: 'openai-responses' as const,
-      path: single ? '/' : joinPointer(path, index),
-    };
-    const item = parseWire(OpenAIResponsesItemSchema, raw, location);
-    if (item.type !== 'function_call') return;
+  for (const { item: raw, path } of locateOpenAIResponsesItems(payload)) {
+    const location = { provider: 'openai-responses' as const, path };
+    if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call') continue;
     const call = parseWire(OpenAIResponsesFunctionCallSchema, raw, location);
     const { name, tool } = lookUpTool(call.name, lookup);
     const args = readArgumentsText(call.arguments, {
@@ -55,7 +54,7 @@ export function parseOpenAIResponsesToolCalls(
     });
     if (args instanceof InvalidToolArgumentsError) {
       result.errors.push(args);
-      return;
+      continue;
     }
     result.calls.push(
       makeCall({
@@ -65,6 +64,6 @@ export function parseOpenAIResponsesToolCalls(
         raw: call.arguments,
       }),
     );
-  });
+  }
   return result;
 }

@@ -2,7 +2,7 @@ import type { ContentBlock, ToolResultIR } from '@toolgate/toolir';
 import { makeResult, resultName } from '../shared/call-context';
 import { parseErrorText, textToSuccess } from '../shared/result-text';
 import type { ResultsFromWireOptions } from '../shared/tool-adapter';
-import { joinPointer, parseWire } from '../shared/wire-boundary';
+import { parseWire } from '../shared/wire-boundary';
 import {
   OpenAIResponsesFunctionCallOutputSchema,
   OpenAIResponsesItemSchema,
@@ -16,14 +16,11 @@ export function parseOpenAIResponsesToolResults(
   payload: unknown,
   options: ResultsFromWireOptions = {},
 ): ToolResultIR[] {
-  const { items, path } = locateOpenAIResponsesItems(payload);
   const results: ToolResultIR[] = [];
-  items.forEach((raw, index) => {
-    const location = {
-      provider: 'openai-responses' as const,
-      path: Array.isArray(payload) ? joinPointer(path, index) : '/',
-    };
-    if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call_output') return;
+  for (const { item: raw, path } of locateOpenAIResponsesItems(payload)) {
+    const location = { provider: 'openai-responses' as const, path };
+    if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call_output')
+      continue;
     const item = parseWire(OpenAIResponsesFunctionCallOutputSchema, raw, location);
     const name = resultName(item.call_id, undefined, { provider: 'openai-responses', options });
     if (typeof item.output === 'string') {
@@ -33,7 +30,7 @@ export function parseOpenAIResponsesToolResults(
           ? makeResult({ call_id: item.call_id, name, ok: true, ...textToSuccess(item.output) })
           : makeResult({ call_id: item.call_id, name, ok: false, error }),
       );
-      return;
+      continue;
     }
     const content = item.output.map((part): ContentBlock => {
       if (part.type === 'input_text') return { type: 'text', text: part.text };
@@ -43,6 +40,6 @@ export function parseOpenAIResponsesToolResults(
       return { type: 'text', text: `[${part.type} ${part.file_id ?? ''}]`.replace(' ]', ']') };
     });
     results.push(makeResult({ call_id: item.call_id, name, ok: true, content }));
-  });
+  }
   return results;
 }

@@ -70,7 +70,13 @@ export class ToolReporter {
 /** Notes request-level options the wire has no field for (entries with tool `*`). */
 export function noteUnsupportedOptions(
   report: DowngradeReport,
-  unsupported: { strict?: boolean | undefined; parallelCalls?: boolean | undefined; wire: string },
+  unsupported: {
+    strict?: boolean | undefined;
+    parallelCalls?: boolean | undefined;
+    /** Whether any tool was asked to be deferred. */
+    deferLoading?: boolean | undefined;
+    wire: string;
+  },
 ): void {
   if (unsupported.strict === true) {
     report.entries.push({
@@ -88,6 +94,15 @@ export function noteUnsupportedOptions(
       keyword: 'parallelCalls',
       action: 'dropped',
       detail: `${unsupported.wire} cannot turn off parallel calls`,
+    });
+  }
+  if (unsupported.deferLoading === true) {
+    report.entries.push({
+      tool: '*',
+      path: '/',
+      keyword: 'defer_loading',
+      action: 'dropped',
+      detail: `${unsupported.wire} has no deferred loading: every tool is sent loaded`,
     });
   }
 }

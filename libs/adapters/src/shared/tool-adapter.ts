@@ -16,6 +16,18 @@ export interface ToolsToWireOptions {
   schemaMode?: 'openapi' | 'jsonschema';
   /** Gemini `openapi` mode: how often a recursive `$ref` is expanded before it is cut (default 1). */
   maxRecursion?: number;
+  /**
+   * Send tools for deferred loading (`defer_loading: true`): the model sees only their names until
+   * a tool search loads them. `true` defers every tool; a function defers the tools it returns true
+   * for (keep the few used on most turns loaded). Formats without deferred loading report it and
+   * send every tool loaded.
+   */
+  deferLoading?: boolean | ((tool: ToolIR) => boolean);
+  /**
+   * With deferred tools: `server` (default) adds the provider's own tool search tool in front of
+   * the tools; `none` adds none (the request brings its own, e.g. a client-executed search).
+   */
+  toolSearch?: 'server' | 'none';
 }
 
 /** The request's tool definitions, one definition per ToolIR, and what could not be carried. */
