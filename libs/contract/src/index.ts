@@ -6,6 +6,7 @@ export * from './executor/executor-config';
 export * from './openapi/openapi-document';
 export * from './routes';
 export * from './tools/tools.schemas';
+export * from './tools/search-tool';
 export * from './tool-versions/tool-versions.schemas';
 export * from './releases/releases.schemas';
 export * from './canary-guard/canary-guard.schemas';

@@ -15,10 +15,12 @@ import {
   type NoRegistryTools,
   type RegistryToolTypes,
   type StepOutcome,
+  type ToolCallExecutor,
   type StepToolCall,
   type StepToolResult,
 } from './loop/tool-types';
 import { createResponseAssembler } from './stream/response-assembler';
+import type { LoopToolSearch } from './tool-search/tool-search';
 import type { Toolgate } from './toolgate-client';
 
 /** The OpenAI Chat Completions surface the loop calls (`new OpenAI()` fits). */
@@ -123,6 +125,12 @@ export interface ToolLoopSettings<
   execute?: ToolExecutor | LocalTools<TTools>;
   /** The tools offered to the model, to map wire names back (defaults to `execute.tools` when it has them). */
   tools?: readonly ToolIR[];
+  /**
+   * Lets the model find its tools (`client.toolSearch({ format })`, with its `definition` in the
+   * request's tools): the loop answers each search and offers the tools found from the next step
+   * on (on Responses the search's output loads them), each running at the version it was found at.
+   */
+  toolSearch?: LoopToolSearch;
   /** Sent to the gateway with every batch of calls. */
   conversationId?: string;
   /** Called after each executed step. */
@@ -252,13 +260,23 @@ function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>
 async function executeStep<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
   run: LoopRun<TTools, TRegistry>,
   input: { response: unknown; request: object; step: number },
-): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[] }> {
+): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[]; search: SearchAnswer | undefined }> {
   const { options, dialect } = run;
   const adapter = getAdapter(options.provider as Provider);
   const parsed = adapter.parseCalls(input.response, run.parseOptions);
+  const search =
+    options.toolSearch?.asks(input.response) === true
+      ? await options.toolSearch.answer(input.response)
+      : undefined;
+  const byId = new Map<string, { result: ToolResultIR; executedBy: ToolCallExecutor }>();
+  for (const result of search?.toolResults ?? []) {
+    byId.set(result.call_id, { result, executedBy: 'search' });
+  }
   const plan: StepPlan = { local: [], remote: [] };
-  for (const call of parsed.calls) (run.runsLocally(call) ? plan.local : plan.remote).push(call);
-  const byId = new Map<string, { result: ToolResultIR; executedBy: 'local' | 'gateway' }>();
+  for (const call of parsed.calls) {
+    if (byId.has(call.id)) continue;
+    (run.runsLocally(call) ? plan.local : plan.remote).push(call);
+  }
   if (plan.local.length > 0 && options.execute !== undefined) {
     const context = {
       provider: options.provider,
@@ -275,7 +293,7 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
     const client = options.gateway;
     // The whole response when every call is the gateway's (it reads the provider's own turn);
     // otherwise only its calls, in the same wire format.
-    const whole = plan.local.length === 0 && parsed.errors.length === 0;
+    const whole = plan.remote.length === parsed.calls.length && parsed.errors.length === 0;
     const executed = await client.execute({
       provider: options.provider,
       payload: whole ? input.response : adapter.callsToWire(plan.remote),
@@ -310,7 +328,38 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
     const call: ToolCallIR = { id: result.call_id, name: result.name, arguments: {} };
     outcomes.push({ call, result, executedBy: 'none', typed: false });
   }
-  return { outcomes, calls: parsed.calls };
+  return { outcomes, calls: parsed.calls, search };
+}
+
+type SearchAnswer = Awaited<ReturnType<LoopToolSearch['answer']>>;
+
+/**
+ * The conversation after a step: the model's turn and the results, and what its searches found.
+ * Responses loads found tools through the `tool_search_output` items that follow the turn;
+ * elsewhere the search answers are tool results and the found tools join the request's tools.
+ */
+function nextRequest(
+  run: { options: { provider: string }; dialect: LoopDialect },
+  request: object,
+  step: { turn: ModelTurn; results: unknown; search: SearchAnswer | undefined },
+): object {
+  const { turn, results, search } = step;
+  if (search === undefined) return run.dialect.append(request, { turn, results });
+  if (run.options.provider === 'openai-responses') {
+    return run.dialect.append(request, {
+      turn,
+      results: [...listOf(search.output), ...listOf(results)],
+    });
+  }
+  const appended = run.dialect.append(request, { turn, results });
+  const offered = run.dialect.offered(appended);
+  const known = new Set(offered.map((tool) => JSON.stringify(tool)));
+  const fresh = search.tools.filter((tool) => !known.has(JSON.stringify(tool)));
+  return fresh.length === 0 ? appended : { ...appended, tools: [...offered, ...fresh] };
+}
+
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
 }
 
 /** How one model call is made: at once, or as a stream whose events the loop passes on. */
@@ -364,9 +413,15 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     const prepared = (await options.prepareStep?.({ stepNumber: step, steps, request })) ?? request;
     const response = yield* callModel(prepared, step);
     const turn = dialect.read(response);
-    if (!turn.hasToolCalls) return ended(response, turn, 'final');
+    if (!turn.hasToolCalls && options.toolSearch?.asks(response) !== true) {
+      return ended(response, turn, 'final');
+    }
     if (step >= maxSteps) return ended(response, turn, 'max_steps');
-    const { outcomes, calls } = await executeStep(run, { response, request: prepared, step });
+    const { outcomes, calls, search } = await executeStep(run, {
+      response,
+      request: prepared,
+      step,
+    });
     const results = outcomes.map((outcome) => outcome.result);
     const toolStep: ToolLoopStep<TTools, TRegistry> = {
       calls,
@@ -377,7 +432,7 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     steps.push(toolStep);
     options.onStep?.(toolStep);
     const wire = getAdapter(options.provider as Provider).resultsToWire(results);
-    request = dialect.append(request, { turn, results: wire });
+    request = nextRequest(run, request, { turn, results: wire, search });
     yield { type: 'step_finish', step, toolStep };
     if (await anyStopCondition(stopWhen, { steps })) return ended(response, turn, 'stop_condition');
   }

@@ -14,6 +14,14 @@ export type {
 } from './toolgate-client';
 export type { CallEvent, KnownCallEvent, UnknownCallEvent } from './transports/call-events';
 export {
+  ToolSearch,
+  type ToolSearchOptions,
+  type ToolSearchAnswer,
+  type ToolSearchRecord,
+  type SearchToolDefinition,
+  type SearchOutput,
+} from './tool-search/tool-search';
+export {
   ToolgateSdkError,
   ToolgateApiError,
   ToolgateNetworkError,

@@ -30,6 +30,7 @@ import {
   type ToolLoopResult,
 } from './agent-loop';
 import type { LocalToolDefinition } from './local-tools';
+import { ToolSearch, type ToolSearchOptions } from './tool-search/tool-search';
 import type { NoRegistryTools, RegistryToolTypes, RegistryTypes } from './loop/tool-types';
 import { readCallEvent, type CallEvent } from './transports/call-events';
 import { DeprecationNotices, type DeprecationHandler } from './transports/deprecation-notices';
@@ -82,6 +83,18 @@ export interface ToolsQuery<TProvider extends Provider> {
   names?: readonly string[];
   /** A version, a range (`^2.1`), `stable` or `canary` per tool name; wins over canary bucketing. */
   pins?: Readonly<Record<string, string>>;
+  /**
+   * Only the tools matching these words, best match first: the few a task needs rather than the
+   * whole catalog (`toolSearch` lets the model ask for them itself).
+   */
+  q?: string;
+  /**
+   * Marks the tools for deferred loading and adds the provider's own tool search tool
+   * (`openai-responses`, `anthropic` only): the model loads a definition when its search finds it.
+   */
+  deferLoading?: boolean;
+  /** With `deferLoading`: tools sent loaded all the same, the few the model uses on most turns. */
+  eager?: readonly string[];
   /** Tools of the selection per page (gateway default 500, at most 1000). */
   limit?: number;
   /** The `nextCursor` of the previous page. */
@@ -240,7 +253,7 @@ function readWireResults(provider: Provider, payload: unknown, results: unknown)
 }
 
 function exportsUrl(query: ToolsQuery<Provider>): string {
-  const { tags = [], names = [], pins = {} } = query;
+  const { tags = [], names = [], pins = {}, eager = [] } = query;
   // Sorted so equal queries share one cache entry whatever the object's key order.
   const pin = Object.keys(pins)
     .sort()
@@ -252,6 +265,9 @@ function exportsUrl(query: ToolsQuery<Provider>): string {
       ...(tags.length === 0 ? {} : { tags: tags.join(',') }),
       ...(names.length === 0 ? {} : { names: names.join(',') }),
       ...(pin.length === 0 ? {} : { pin }),
+      ...(query.q === undefined ? {} : { q: query.q }),
+      ...(query.deferLoading === true ? { defer_loading: 'true' as const } : {}),
+      ...(eager.length === 0 ? {} : { eager: eager.join(',') }),
       ...(query.limit === undefined ? {} : { limit: query.limit }),
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     },
@@ -384,6 +400,16 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
     const etag = headers.get('etag');
     if (etag !== null) this.exportCache.set(path, { etag, exported: structuredClone(fresh) });
     return this.remember(fresh);
+  }
+
+  /**
+   * A tool search tool for this client's catalog: give the model `definition` instead of every
+   * tool, answer its searches with `answer(response)`, and add the found tools to the next request.
+   */
+  toolSearch<TProvider extends Provider>(
+    options: ToolSearchOptions<TProvider>,
+  ): ToolSearch<TProvider> {
+    return new ToolSearch(this, options);
   }
 
   /**

@@ -22,3 +22,14 @@ export function decodeCursor<TSchema extends z.ZodType>(
 
 /** Where a page of tools by (name, id) ends: tool lists and exports continue after it. */
 export const ToolPositionCursorSchema = z.strictObject({ name: z.string(), id: z.uuid() });
+
+/**
+ * Where a page of text matches ends: pages follow (rank desc, name, id), `rank` as the exact text
+ * of its number; `query` is the searchQueryKey of the query the page answered.
+ */
+export const SearchPositionCursorSchema = z.strictObject({
+  query: z.string(),
+  rank: z.string().transform(Number).pipe(z.number().finite()),
+  name: z.string(),
+  id: z.uuid(),
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
+import type { ToolsToWireOptions } from '@toolgate/adapters';
 import {
   serializeBody,
   type ExportBody,
@@ -21,7 +22,7 @@ import { ToolException } from '../problem/tool.exception';
 import { ReleasesRepository, type ReleaseRow } from '../releases/releases.repository';
 import { combinedDeprecationHeaders, isUnavailable } from '../tools/deprecation-headers';
 import { lifecycleOf, sunsetException } from '../tools/tool-versions.service';
-import { brownoutsOf } from '../tools/tools.service';
+import { brownoutsOf, ToolsService } from '../tools/tools.service';
 import {
   ToolsRepository,
   type ListToolsFilter,
@@ -60,6 +61,25 @@ interface Catalog {
   validUntil: number;
 }
 
+/** The tools of one page, where the next page starts and the selection's size. */
+interface Page {
+  tools: ToolWithRelease[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/** How the query asks the tools to be written: deferred, but for the eager ones. */
+function wireOptions(query: ExportQuery): ToolsToWireOptions {
+  if (!query.defer_loading) return {};
+  const eager = new Set(query.eager);
+  return { deferLoading: (tool) => !eager.has(tool.name) };
+}
+
+/** The part of the render key for `wireOptions`: the same tools written another way. */
+function wireOptionsKey(query: ExportQuery): string {
+  return query.defer_loading ? `defer:${[...new Set(query.eager)].sort().join(',')}` : '';
+}
+
 /** A rendered export: the body, as text too, its strong ETag and its lifecycle headers. */
 export interface RenderedExport {
   document: ExportBody;
@@ -89,6 +109,7 @@ export class ExportsService {
     @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
     @Inject(ExportSnapshotsRepository) private readonly snapshots: ExportSnapshotsRepository,
+    @Inject(ToolsService) private readonly toolsService: ToolsService,
   ) {}
 
   async export(principal: Principal, query: ExportQuery, subject: string): Promise<RenderedExport> {
@@ -98,7 +119,7 @@ export class ExportsService {
     const now = new Date();
     const picked: Array<Choice | ExportSkippedTool> = [];
     // The render key: which side of each canary this subject is on, and the pinned choices.
-    let key = `render|${catalog.id}|${query.format}|`;
+    let key = `render|${catalog.id}|${query.format}|${wireOptionsKey(query)}|`;
     for (const entry of catalog.entries) {
       const pin = pins.get(entry.tool.name);
       if (pin !== undefined) {
@@ -130,24 +151,15 @@ export class ExportsService {
    * so a page costs what it returns whatever the catalog's size.
    */
   private async catalog(principal: Principal, query: ExportQuery): Promise<Catalog> {
-    const after =
-      query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolPositionCursorSchema);
-    if (after === null) {
-      throw new ToolException('invalid_request', 'The cursor is not valid.', {
-        issues: [{ path: '/query/cursor', message: 'must be a next_cursor this API returned' }],
-      });
-    }
     const selection: Selection = { teamId: principal.teamId, tags: query.tags, names: query.names };
-    const selectionKey = `${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names })}`;
+    const selectionKey = `${principal.teamId ?? '*'}|${canonicalJson({ tags: query.tags, names: query.names, q: query.q ?? null })}`;
     const key = `catalog|${selectionKey}|${query.limit}|${query.cursor ?? ''}`;
     const cached = this.cache.get<Catalog>(key);
     if (cached && Date.now() < cached.validUntil) return cached;
-    const [rows, total] = await Promise.all([
-      this.tools.list({ ...selection, after, limit: query.limit + 1 }),
-      this.total(selection, selectionKey),
-    ]);
-    const tools = rows.slice(0, query.limit);
-    const last = tools.at(-1);
+    const { tools, nextCursor, total } =
+      query.q === undefined
+        ? await this.pageByName(query, selection, selectionKey)
+        : await this.pageByMatch(principal, { ...query, q: query.q });
     const ids = tools.map((tool) => tool.id);
     const [releases, versions] = await Promise.all([
       this.releases.releasesOf(ids),
@@ -184,10 +196,7 @@ export class ExportsService {
       id: (catalogIds += 1),
       entries,
       total,
-      nextCursor:
-        rows.length > query.limit && last !== undefined
-          ? encodeCursor({ name: last.name, id: last.id })
-          : null,
+      nextCursor,
       validUntil: Math.min(
         ...boundaries.filter((time) => time > now.getTime()),
         now.getTime() + 3_600_000,
@@ -195,6 +204,56 @@ export class ExportsService {
     };
     this.cache.set(key, catalog);
     return catalog;
+  }
+
+  /** A page of the selection by tool name; the selection's size is counted once for all pages. */
+  private async pageByName(
+    query: ExportQuery,
+    selection: Selection,
+    selectionKey: string,
+  ): Promise<Page> {
+    const after =
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor, ToolPositionCursorSchema);
+    if (after === null) {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a next_cursor this API returned' }],
+      });
+    }
+    const [rows, total] = await Promise.all([
+      this.tools.list({ ...selection, after, limit: query.limit + 1 }),
+      this.total(selection, selectionKey),
+    ]);
+    const tools = rows.slice(0, query.limit);
+    const last = tools.at(-1);
+    return {
+      tools,
+      total,
+      nextCursor:
+        rows.length > query.limit && last !== undefined
+          ? encodeCursor({ name: last.name, id: last.id })
+          : null,
+    };
+  }
+
+  /**
+   * A page of the published tools matching `q`, best first: what a model asks for when it
+   * wants the few tools a task needs, under the same visibility as every export.
+   */
+  private async pageByMatch(
+    principal: Principal,
+    query: ExportQuery & { q: string },
+  ): Promise<Page> {
+    const page = await this.toolsService.matchPage(principal, {
+      q: query.q,
+      cursor: query.cursor,
+      limit: query.limit,
+      filter: { tags: query.tags, status: 'published' },
+    });
+    return {
+      tools: page.matches.map((match) => match.row),
+      nextCursor: page.nextCursor,
+      total: page.total,
+    };
   }
 
   /** The selection's size, counted once per catalog revision for all of its pages. */
@@ -284,7 +343,7 @@ export class ExportsService {
   }): Promise<RenderedExport> {
     const { query, catalog, choices, skipped } = page;
     const irs = choices.map((choice) => choice.row.ir as unknown as ToolIR);
-    const wire = toolsToWire(query.format, irs);
+    const wire = toolsToWire(query.format, irs, wireOptions(query));
     const resolution: ExportToolResolution[] = choices.map(({ tool, row, resolved }) => ({
       tool_id: tool.id,
       name: tool.name,

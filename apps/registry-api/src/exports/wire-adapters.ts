@@ -1,4 +1,9 @@
-import { AdapterError, getAdapter, type Provider } from '@toolgate/adapters';
+import {
+  AdapterError,
+  getAdapter,
+  type Provider,
+  type ToolsToWireOptions,
+} from '@toolgate/adapters';
 import type { ExportBody } from '@toolgate/contract';
 import { ToolgateError, type Issue, type ToolIR } from '@toolgate/toolir';
 import { ToolException } from '../problem/tool.exception';
@@ -6,9 +11,13 @@ import { ToolException } from '../problem/tool.exception';
 /** The wire tools of one export and the adapter's report of what the format could not carry. */
 export type WireTools = Pick<ExportBody, 'tools' | 'request_options' | 'downgrades'>;
 
-export function toolsToWire(format: Provider, irs: readonly ToolIR[]): WireTools {
+export function toolsToWire(
+  format: Provider,
+  irs: readonly ToolIR[],
+  options: ToolsToWireOptions = {},
+): WireTools {
   try {
-    const result = getAdapter(format).toolsToWire(irs);
+    const result = getAdapter(format).toolsToWire(irs, options);
     return {
       tools: result.tools,
       request_options: result.requestOptions,

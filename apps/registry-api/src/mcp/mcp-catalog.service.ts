@@ -6,6 +6,7 @@ import {
   ToolSchema,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ExportQuery } from '@toolgate/contract';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, ToolPositionCursorSchema } from '../common/pagination';
@@ -27,9 +28,10 @@ const McpExportSchema = z.object({
     }),
   ),
   next_cursor: z.string().nullable(),
+  total: z.number(),
 });
 
-type McpTool = ListToolsResult['tools'][number];
+export type McpTool = ListToolsResult['tools'][number];
 
 /**
  * `tools/list`: the caller's catalog as the MCP export renders it (own tools and public ones, each
@@ -52,17 +54,51 @@ export class McpCatalogService {
     if (cursor !== undefined && decodeCursor(cursor, ToolPositionCursorSchema) === null) {
       throw new McpError(ErrorCode.InvalidParams, 'The cursor is not one this server returned.');
     }
-    // One export page per tools/list page: a page reads and renders only its own tools. The
-    // subject is the one calls resolve with, so a canary tool listed here is the version a call runs.
+    // One export page per tools/list page: a page reads and renders only its own tools.
+    const page = await this.page(principal, {
+      limit: pageSize,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    return {
+      tools: page.tools,
+      ...(page.nextCursor === null ? {} : { nextCursor: page.nextCursor }),
+    };
+  }
+
+  /** The best `limit` matches of `query`, as tools/list would show them, and how many match. */
+  async search(
+    principal: Principal,
+    query: { q: string; limit: number },
+  ): Promise<{ tools: McpTool[]; total: number }> {
+    const page = await this.page(principal, query);
+    return { tools: page.tools, total: page.total };
+  }
+
+  /** These tools, as tools/list shows them (a name no longer in the catalog is left out). */
+  async listNamed(principal: Principal, names: readonly string[]): Promise<McpTool[]> {
+    if (names.length === 0) return [];
+    const page = await this.page(principal, { names: [...names], limit: names.length });
+    return page.tools;
+  }
+
+  /**
+   * One MCP export page. The subject is the one calls resolve with, so a canary tool listed here
+   * is the version a call runs.
+   */
+  private async page(
+    principal: Principal,
+    selection: Pick<ExportQuery, 'limit' | 'cursor' | 'q' | 'names'>,
+  ): Promise<{ tools: McpTool[]; nextCursor: string | null; total: number }> {
     const rendered = await this.exportsService.export(
       principal,
-      { format: 'mcp', limit: pageSize, ...(cursor === undefined ? {} : { cursor }) },
+      { ...selection, format: 'mcp', defer_loading: false },
       canarySubjectOf(principal, undefined),
     );
     const page = McpExportSchema.parse(rendered.document);
     return {
       tools: await this.withDeprecations(page.tools, page.resolution),
-      ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
+      nextCursor: page.next_cursor,
+      total: page.total,
     };
   }
 

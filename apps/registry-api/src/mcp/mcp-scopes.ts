@@ -1,3 +1,4 @@
+import { SEARCH_TOOL_NAME } from '@toolgate/contract';
 import { z } from 'zod';
 import type { Scope } from '../auth/principal';
 
@@ -7,7 +8,10 @@ const SCOPE_BY_METHOD = new Map<string, Scope>([
   ['tools/call', 'calls:execute'],
 ]);
 
-const MessageSchema = z.looseObject({ method: z.string() });
+const MessageSchema = z.looseObject({
+  method: z.string(),
+  params: z.looseObject({ name: z.unknown().optional() }).optional().catch(undefined),
+});
 
 /**
  * The scopes a POST to the MCP endpoint needs, read from its JSON-RPC message (or batch) before
@@ -22,6 +26,14 @@ export function scopesForMessages(body: unknown): Scope[] {
     const parsed = MessageSchema.safeParse(message);
     const scope = parsed.success ? SCOPE_BY_METHOD.get(parsed.data.method) : undefined;
     if (scope !== undefined) scopes.add(scope);
+    // The search tool reads the catalog, as tools/list does.
+    if (
+      parsed.success &&
+      parsed.data.method === 'tools/call' &&
+      parsed.data.params?.name === SEARCH_TOOL_NAME
+    ) {
+      scopes.add('tools:read');
+    }
   }
   return [...scopes];
 }

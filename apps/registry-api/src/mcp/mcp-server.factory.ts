@@ -6,7 +6,13 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  DEFAULT_SEARCH_TOOL_RESULTS,
+  SEARCH_TOOL_NAME,
+  type McpPostQuery,
+} from '@toolgate/contract';
 import { z } from 'zod';
 import { IdempotencyKeySchema, MAX_WAIT_MS } from '../calls/calls.dto';
 import type { Principal } from '../auth/principal';
@@ -14,6 +20,7 @@ import { McpCallsService, type McpCallContext } from './mcp-calls.service';
 import { McpCatalogService } from './mcp-catalog.service';
 import { guardHandlers } from './mcp-errors';
 import { inFlightKey, McpInFlightRegistry } from './mcp-in-flight.registry';
+import { FoundTools, parseSearchArguments, SEARCH_TOOL, searchResult } from './mcp-tool-search';
 import { MCP_APPROVAL_WAIT_META, MCP_META, MCP_OPTIONS, type McpOptions } from './mcp-options';
 
 const SERVER_INFO = { name: 'toolgate', title: 'Toolgate registry', version: '0.1.0' };
@@ -30,6 +37,8 @@ export interface McpCaller {
   conversationId: string | undefined;
   /** True for a session's server, which can reach the client later (`list_changed`). */
   stateful: boolean;
+  /** `all`: tools/list pages through the catalog; `search`: the search tool and what it found. */
+  toolMode: McpPostQuery['tools'];
 }
 
 /**
@@ -55,9 +64,16 @@ export class McpServerFactory {
         instructions: INSTRUCTIONS,
       }),
     );
-    server.setRequestHandler(ListToolsRequestSchema, (request) =>
-      this.catalog.listTools(caller.principal, request.params?.cursor),
-    );
+    // In search mode a session lists what its searches found; a stateless server forgets it.
+    const found = caller.toolMode === 'search' ? new FoundTools() : undefined;
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      if (found === undefined)
+        return this.catalog.listTools(caller.principal, request.params?.cursor);
+      // One page: the search tool and at most MAX_LOADED_TOOLS found ones.
+      return {
+        tools: [SEARCH_TOOL, ...(await this.catalog.listNamed(caller.principal, found.names))],
+      };
+    });
     const { conversationId } = caller;
     if (conversationId !== undefined) {
       // Replaces the SDK's own handler, which only knows requests of this (fresh) server instance.
@@ -71,6 +87,9 @@ export class McpServerFactory {
       });
     }
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (found !== undefined && request.params.name === SEARCH_TOOL_NAME) {
+        return this.searchTools(caller, found, { server, args: request.params.arguments ?? {} });
+      }
       const meta = request.params._meta;
       const key = IdempotencyKeySchema.safeParse(meta?.[MCP_META.idempotencyKey]);
       if (!key.success) {
@@ -124,5 +143,24 @@ export class McpServerFactory {
       }
     });
     return server;
+  }
+
+  /** The search tool's call: the matches' definitions, listed from now on in a session. */
+  private async searchTools(
+    caller: McpCaller,
+    found: FoundTools,
+    call: { server: Server; args: Record<string, unknown> },
+  ): Promise<CallToolResult> {
+    const args = parseSearchArguments(call.args);
+    if (!args.ok) return args.result;
+    const matches = await this.catalog.search(caller.principal, {
+      q: args.value.query,
+      limit: args.value.limit ?? DEFAULT_SEARCH_TOOL_RESULTS,
+    });
+    if (caller.stateful && found.add(matches.tools.map((tool) => tool.name))) {
+      // Sent after the result, so a client re-lists once it has the answer.
+      setImmediate(() => void call.server.sendToolListChanged().catch(() => undefined));
+    }
+    return searchResult(matches, args.value.query);
   }
 }

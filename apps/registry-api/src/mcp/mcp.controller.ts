@@ -3,7 +3,7 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { routes } from '@toolgate/contract';
+import { McpPostQuerySchema, routes } from '@toolgate/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CredentialsService } from '../auth/credentials.service';
@@ -16,7 +16,7 @@ import { ToolException } from '../problem/tool.exception';
 import { sanitizeTransport, toMcpWireError } from './mcp-errors';
 import { MCP_CONVERSATION_HEADER } from './mcp-options';
 import { scopesForMessages } from './mcp-scopes';
-import { McpServerFactory } from './mcp-server.factory';
+import { McpServerFactory, type McpCaller } from './mcp-server.factory';
 import { McpSessionRegistry } from './mcp-session.registry';
 
 const ConversationHeaderSchema = z.string().min(1).max(256).optional();
@@ -69,16 +69,17 @@ export class McpController {
     }
     const conversationId = conversationOf(request);
     const sessionId = sessionIdOf(request);
+    const toolMode = toolModeOf(request);
     if (sessionId !== undefined) {
       const session = this.requireSession(sessionId, principal);
       await this.handOver(request, reply, session.transport);
       return;
     }
     if (isInitializeRequest(request.body)) {
-      await this.openSession(request, reply, { principal, conversationId });
+      await this.openSession(request, reply, { principal, conversationId, toolMode });
       return;
     }
-    const server = this.servers.create({ principal, conversationId, stateful: false });
+    const server = this.servers.create({ principal, conversationId, stateful: false, toolMode });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     sanitizeTransport(transport);
     reply.raw.on('close', () => {
@@ -113,7 +114,7 @@ export class McpController {
   private async openSession(
     request: FastifyRequest,
     reply: FastifyReply,
-    caller: { principal: Principal; conversationId: string | undefined },
+    caller: Omit<McpCaller, 'stateful'>,
   ): Promise<void> {
     if (this.sessions.full) {
       throw new ToolException(
@@ -212,6 +213,17 @@ function conversationOf(request: FastifyRequest): string | undefined {
     );
   }
   return conversation.data;
+}
+
+/** `?tools=`: how much of the catalog tools/list shows; a session keeps what its initialize chose. */
+function toolModeOf(request: FastifyRequest): McpCaller['toolMode'] {
+  const query = McpPostQuerySchema.safeParse(request.query ?? {});
+  if (!query.success) {
+    throw new ToolException('invalid_request', 'The tools query parameter is not valid.', {
+      issues: [{ path: '/query/tools', message: 'must be all or search' }],
+    });
+  }
+  return query.data.tools;
 }
 
 function sessionIdOf(request: FastifyRequest): string | undefined {

@@ -85,11 +85,17 @@ export interface DeprecateVersionRow {
   brownouts: Array<{ start: string; end: string }>;
 }
 
-/** One match of a text search: higher `rank` is better; pages follow (rank desc, name, id). */
-export interface SearchHit {
+/** Where a match stands in a text search: higher `rank` is better; pages follow (rank desc, name, id). */
+export interface SearchPosition {
   id: string;
   name: string;
   rank: number;
+}
+
+/** One match of a text search. */
+export interface SearchHit extends SearchPosition {
+  /** Matches of the whole search, on every page (the ranking counts them all anyway). */
+  total: number;
 }
 
 /** Which matches a search returns: the list's filters, and the page after a hit in rank order. */
@@ -98,7 +104,7 @@ export interface SearchToolsFilter extends Visibility {
   team?: string | undefined;
   status?: ListToolsFilter['status'];
   /** The last hit of the previous page. */
-  after?: SearchHit | undefined;
+  after?: SearchPosition | undefined;
   limit: number;
 }
 
@@ -142,7 +148,7 @@ export function searchStatement(query: ToolSearchQuery, filter: SearchToolsFilte
   const after =
     filter.after === undefined
       ? Prisma.empty
-      : Prisma.sql`AND (rank < ${String(filter.after.rank)}::float8
+      : Prisma.sql`WHERE (rank < ${String(filter.after.rank)}::float8
           OR (rank = ${String(filter.after.rank)}::float8
             AND (name, id) > (${filter.after.name}, ${filter.after.id}::uuid)))`;
   return Prisma.sql`
@@ -184,11 +190,14 @@ export function searchStatement(query: ToolSearchQuery, filter: SearchToolsFilte
       ) AS score
       WHERE (${teamId}::uuid IS NULL OR t.team_id = ${teamId}::uuid OR t.visibility = 'public')
         ${tags} ${team} ${status}
+    ),
+    matched AS (
+      -- a name word like a stop word ("the", "for") alone is no match
+      SELECT id, name, rank, count(*) OVER ()::int AS total FROM ranked WHERE coverage > 0
     )
-    SELECT id::text AS id, name, rank FROM ranked
-    -- a name word like a stop word ("the", "for") alone is no match
-    WHERE coverage > 0 ${after}
-    ORDER BY rank DESC, ranked.name ASC, ranked.id ASC
+    SELECT id::text AS id, name, rank, total FROM matched
+    ${after}
+    ORDER BY rank DESC, matched.name ASC, matched.id ASC
     LIMIT ${filter.limit}`;
 }
 
@@ -335,7 +344,12 @@ export class ToolsRepository {
   /** Text search, best match first; see searchStatement for the ranking. */
   async search(query: ToolSearchQuery, filter: SearchToolsFilter): Promise<SearchHit[]> {
     const rows = await this.database.prisma.$queryRaw<SearchHit[]>(searchStatement(query, filter));
-    return rows.map((row) => ({ id: row.id, name: row.name, rank: Number(row.rank) }));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      rank: Number(row.rank),
+      total: Number(row.total),
+    }));
   }
 
   listVersions(toolId: string): Promise<ToolVersionRow[]> {

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Inject } from '@nestjs/common';
 import { z } from 'zod';
 import { ownsTeam, type Principal } from '../auth/principal';
-import { decodeCursor, encodeCursor, ToolPositionCursorSchema } from '../common/pagination';
+import {
+  decodeCursor,
+  encodeCursor,
+  SearchPositionCursorSchema,
+  ToolPositionCursorSchema,
+} from '../common/pagination';
 import { ExportCache } from '../exports/export-cache';
 import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
@@ -13,20 +18,16 @@ import { buildToolSearchQuery, searchQueryKey } from './tool-search-query';
 import {
   ToolsRepository,
   type SearchHit,
+  type SearchToolsFilter,
   type ToolVersionRow,
   type ToolWithRelease,
 } from './tools.repository';
 
-/**
- * Where a page of text matches ends: pages follow (rank desc, name, id), `rank` as the exact text
- * of its number; `query` is the searchQueryKey of the query the page answered.
- */
-const SearchPositionCursorSchema = z.strictObject({
-  query: z.string(),
-  rank: z.string().transform(Number).pipe(z.number().finite()),
-  name: z.string(),
-  id: z.uuid(),
-});
+/** A tool a search found, and where it ranks. */
+export interface ToolMatch {
+  row: ToolWithRelease;
+  hit: SearchHit;
+}
 
 export function toolToDto(tool: ToolWithRelease): Tool {
   return {
@@ -117,6 +118,29 @@ export class ToolsService {
     principal: Principal,
     query: ListToolsQuery & { q: string },
   ): Promise<{ items: Tool[]; next_cursor: string | null }> {
+    const page = await this.matchPage(principal, {
+      q: query.q,
+      cursor: query.cursor,
+      limit: query.limit,
+      filter: { tags: query.tag, team: query.team, status: query.status },
+    });
+    return { items: page.matches.map(({ row }) => toolToDto(row)), next_cursor: page.nextCursor };
+  }
+
+  /**
+   * One page of the tools matching `q`, best first, and how many match in all: the one search
+   * behind listings with `q`, `GET /v1/tools/search` and exports with `q`. A cursor belongs to
+   * the query (by its words) it was returned for.
+   */
+  async matchPage(
+    principal: Principal,
+    query: {
+      q: string;
+      cursor?: string | undefined;
+      limit: number;
+      filter?: Pick<SearchToolsFilter, 'tags' | 'team' | 'status'>;
+    },
+  ): Promise<{ matches: ToolMatch[]; nextCursor: string | null; total: number }> {
     const search = buildToolSearchQuery(query.q);
     const key = search === null ? '' : searchQueryKey(search);
     const after =
@@ -128,23 +152,22 @@ export class ToolsService {
         issues: [{ path: '/query/cursor', message: 'belongs to a listing with another q' }],
       });
     }
-    if (search === null) return { items: [], next_cursor: null };
+    if (search === null) return { matches: [], nextCursor: null, total: 0 };
     const hits = await this.tools.search(search, {
+      ...query.filter,
       teamId: principal.teamId,
-      tags: query.tag,
-      team: query.team,
-      status: query.status,
       after: after && { id: after.id, name: after.name, rank: after.rank },
       limit: query.limit + 1,
     });
     const page = hits.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      items: (await this.rowsOf(principal, page)).map(({ row }) => toolToDto(row)),
-      next_cursor:
+      matches: await this.rowsOf(principal, page),
+      nextCursor:
         hits.length > query.limit && last
           ? encodeCursor({ query: key, rank: String(last.rank), name: last.name, id: last.id })
           : null,
+      total: hits[0]?.total ?? 0,
     };
   }
 
@@ -152,25 +175,12 @@ export class ToolsService {
     principal: Principal,
     query: SearchToolsQuery,
   ): Promise<{ items: Array<Tool & { rank: number }> }> {
-    const search = buildToolSearchQuery(query.q);
-    if (search === null) return { items: [] };
-    const hits = await this.tools.search(search, {
-      teamId: principal.teamId,
-      limit: query.limit,
-    });
-    return {
-      items: (await this.rowsOf(principal, hits)).map(({ row, hit }) => ({
-        ...toolToDto(row),
-        rank: hit.rank,
-      })),
-    };
+    const page = await this.matchPage(principal, { q: query.q, limit: query.limit });
+    return { items: page.matches.map(({ row, hit }) => ({ ...toolToDto(row), rank: hit.rank })) };
   }
 
   /** The rows of the hits, in the hits' order (a tool deleted since the search is left out). */
-  private async rowsOf(
-    principal: Principal,
-    hits: SearchHit[],
-  ): Promise<Array<{ row: ToolWithRelease; hit: SearchHit }>> {
+  private async rowsOf(principal: Principal, hits: SearchHit[]): Promise<ToolMatch[]> {
     if (hits.length === 0) return [];
     const rows = await this.tools.list({
       teamId: principal.teamId,

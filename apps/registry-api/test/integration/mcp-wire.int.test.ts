@@ -1,35 +1,15 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { BuiltinExecutor } from '@toolgate/engine';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinTool } from '../factories/gateway.factory';
 import { createTeam, publish, type TestTeam } from '../factories/registry.factory';
+import { MCP_PROTOCOL, mcpSchemaChecker } from '../support/mcp-schema';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// The official MCP schemas, kept in the repository (conformance/mcp/README.md).
-const CONFORMANCE_DIR = path.resolve(import.meta.dirname, '../../../../conformance/mcp');
-const PROTOCOL = '2025-11-25';
-
-function loadValidators(revision: string): (definition: string, value: unknown) => string[] {
-  const schema = JSON.parse(
-    readFileSync(path.join(CONFORMANCE_DIR, `schema-${revision}.json`), 'utf8'),
-  ) as object;
-  // The published schema uses "format" values Ajv does not know; they carry no rule we check.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-  ajv.addSchema(schema, revision);
-  return (definition, value) => {
-    const validate = ajv.getSchema(`${revision}#/$defs/${definition}`);
-    if (validate === undefined) throw new Error(`no ${definition} in the ${revision} schema`);
-    return validate(value)
-      ? []
-      : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`);
-  };
-}
-const conformsTo = loadValidators(PROTOCOL);
-const conformsToNext = loadValidators('2026-07-28');
+const PROTOCOL = MCP_PROTOCOL;
+const conformsTo = mcpSchemaChecker(PROTOCOL);
+const conformsToNext = mcpSchemaChecker('2026-07-28');
 
 let api: TestApp;
 let mcpUrl: URL;

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { SEARCH_TOOL_NAME } from '@toolgate/contract';
 import { BuiltinExecutor } from '@toolgate/engine';
 import {
   anthropicMessage,
@@ -372,6 +373,48 @@ describe.skipIf(!onPglite)(
           ].join('\n'),
         );
         // Only the registry's tool went through the gateway.
+        expect((await readmeCalls()).slice(before)).toEqual([
+          ['get_weather', '1.0.0', 'succeeded'],
+        ]);
+      });
+
+      it('tool-search: the model finds get_weather by searching, then the gateway runs it', async () => {
+        const before = (await readmeCalls()).length;
+        const { stdout, requests } = await runExample('tool-search', {
+          env: anthropicEnv,
+          replies: [
+            {
+              json: anthropicMessage({
+                calls: [
+                  { id: 'toolu_s', name: SEARCH_TOOL_NAME, arguments: { query: 'weather in a city' } },
+                ],
+              }),
+            },
+            {
+              json: anthropicMessage({
+                calls: [{ id: 'toolu_w', name: 'get_weather', arguments: { city: 'Oslo' } }],
+              }),
+            },
+            { json: anthropicMessage({ text: 'It is 21 °C in Oslo.' }) },
+          ],
+        });
+        expect(stdout).toBe(
+          [
+            `search: ${SEARCH_TOOL_NAME} {"query":"weather in a city"}`,
+            'gateway: get_weather {"city":"Oslo"}',
+            'It is 21 °C in Oslo.',
+            '',
+          ].join('\n'),
+        );
+        // The first request offers only the search tool; the second, what it found.
+        const offered = requests.map((request) =>
+          (request as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name),
+        );
+        expect(offered).toEqual([
+          [SEARCH_TOOL_NAME],
+          [SEARCH_TOOL_NAME, 'get_weather'],
+          [SEARCH_TOOL_NAME, 'get_weather'],
+        ]);
         expect((await readmeCalls()).slice(before)).toEqual([
           ['get_weather', '1.0.0', 'succeeded'],
         ]);

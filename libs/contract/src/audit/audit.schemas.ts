@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CursorParamSchema, LimitSchema, pageOf, TimestampSchema } from '../common/pagination';
+import {
+  CursorParamSchema,
+  LimitSchema,
+  pageOf,
+  queryFlag,
+  TimestampSchema,
+} from '../common/pagination';
 
 export const AuditQuerySchema = z.strictObject({
   actor: z
@@ -103,14 +109,9 @@ export const AuditChainBreakSchema = z
 export type AuditChainBreak = z.infer<typeof AuditChainBreakSchema>;
 
 export const AuditVerifyQuerySchema = z.strictObject({
-  full: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true')
-    .meta({
-      description:
-        'Walks the whole chain from its first event instead of continuing from the checkpoint, which trusts what it verified before.',
-    }),
+  full: queryFlag(
+    'Walks the whole chain from its first event instead of continuing from the checkpoint, which trusts what it verified before.',
+  ),
 });
 export type AuditVerifyQuery = z.output<typeof AuditVerifyQuerySchema>;
 

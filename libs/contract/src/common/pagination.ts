@@ -17,6 +17,15 @@ export const CursorParamSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor returned by this API')
   .meta({ description: 'The `next_cursor` of the previous page.' });
 
+/** A yes/no query parameter: exactly `true` or `false` (a typo is a 400, not a silent no). */
+export function queryFlag(description: string) {
+  return z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .meta({ description });
+}
+
 /** One page of a cursor-paginated list; `next_cursor` is null on the last page. */
 export function pageOf<TItem extends z.ZodType>(item: TItem) {
   return z.object({

@@ -1,8 +1,9 @@
-import { PROVIDERS } from '@toolgate/adapters';
+import { PROVIDERS, supportsToolSearch } from '@toolgate/adapters';
 import { TagSchema, ToolNameSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { ProviderObjectSchema } from '../calls/calls.schemas';
-import { CursorParamSchema, TimestampSchema } from '../common/pagination';
+import { CursorParamSchema, queryFlag, TimestampSchema } from '../common/pagination';
+import { SearchTextSchema } from '../tools/tools.schemas';
 import {
   SnapshotHandleSchema,
   SUBJECT_HEADER_DESCRIPTION,
@@ -39,29 +40,66 @@ export const ExportFormatSchema = z
 export const MAX_EXPORT_PAGE = 1000;
 export const DEFAULT_EXPORT_PAGE = 500;
 
-export const ExportQuerySchema = z.strictObject({
-  format: ExportFormatSchema,
-  tags: listParam(TagSchema, 50).optional().meta({
-    description: 'Only tools with all of these tags; repeat the parameter or separate with commas.',
-  }),
-  names: listParam(ToolNameSchema, 500).optional().meta({
-    description: 'Only tools with these names; repeat the parameter or separate with commas.',
-  }),
-  pin: listParam(ExportPinSchema, 500).optional().meta({
-    description:
-      'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas.',
-  }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_EXPORT_PAGE)
-    .default(DEFAULT_EXPORT_PAGE)
-    .meta({
-      description: `Tools of the selection per page, 1-${MAX_EXPORT_PAGE}; a larger selection is paged (\`next_cursor\`, \`Link: rel="next"\`).`,
+export const ExportQuerySchema = z
+  .strictObject({
+    format: ExportFormatSchema,
+    q: SearchTextSchema.optional().meta({
+      description:
+        'Only the tools matching these words, best match first (the tool search of `GET /v1/tools/search`): a model asks for the few tools a task needs instead of the whole catalog. Pages follow the ranking.',
     }),
-  cursor: CursorParamSchema.optional(),
-});
+    defer_loading: queryFlag(
+      "Marks the tools for deferred loading and adds the provider's tool search tool, so the model loads a definition only when its search finds it (`openai-responses`: `defer_loading` with `tool_search`; `anthropic`: `defer_loading` with `tool_search_tool_bm25`). Other formats have no deferred loading and refuse it.",
+    ),
+    eager: listParam(ToolNameSchema, 50).optional().meta({
+      description:
+        'With `defer_loading=true`: tools sent loaded all the same, the few a model uses on most turns.',
+    }),
+    tags: listParam(TagSchema, 50).optional().meta({
+      description:
+        'Only tools with all of these tags; repeat the parameter or separate with commas.',
+    }),
+    names: listParam(ToolNameSchema, 500).optional().meta({
+      description: 'Only tools with these names; repeat the parameter or separate with commas.',
+    }),
+    pin: listParam(ExportPinSchema, 500).optional().meta({
+      description:
+        'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas.',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_EXPORT_PAGE)
+      .default(DEFAULT_EXPORT_PAGE)
+      .meta({
+        description: `Tools of the selection per page, 1-${MAX_EXPORT_PAGE}; a larger selection is paged (\`next_cursor\`, \`Link: rel="next"\`).`,
+      }),
+    cursor: CursorParamSchema.optional(),
+  })
+  .superRefine((query, context) => {
+    if (query.defer_loading && !supportsToolSearch(query.format)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['defer_loading'],
+        message: `${query.format} has no deferred loading (only ${PROVIDERS.filter(supportsToolSearch).join(' and ')}); export the few tools a task needs with \`q\` instead`,
+      });
+    }
+    if (query.q !== undefined && query.names !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['names'],
+        message: 'names and q each choose the tools: give one of them',
+      });
+    }
+    if (query.eager !== undefined && !query.defer_loading) {
+      context.addIssue({
+        code: 'custom',
+        path: ['eager'],
+        message:
+          'names the tools to keep loaded when the rest are deferred: add defer_loading=true',
+      });
+    }
+  });
 export type ExportQuery = z.output<typeof ExportQuerySchema>;
 
 /** Who is asking, for canary bucketing; defaults to the API key. */
@@ -158,7 +196,7 @@ export const ExportSchema = z
     downgrades: DowngradeReportSchema,
     total: z.number().int().min(0).meta({
       description:
-        'Tools in the whole selection (team, `tags`, `names`), on every page: exported plus skipped, summed over the pages.',
+        'Tools in the whole selection (team, `tags`, `names` or the matches of `q`), on every page: exported plus skipped, summed over the pages.',
     }),
     next_cursor: z.string().nullable().meta({
       description:

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from '../route/route';
+import { SEARCH_TOOL_NAME } from '../tools/search-tool';
 import {
   MCP_PROTOCOL_VERSION_EXAMPLE,
   McpEventStreamSchema,
   McpPostBodySchema,
   McpPostHeadersSchema,
+  McpPostQuerySchema,
   McpSessionHeadersSchema,
 } from './mcp.schemas';
 
@@ -29,13 +31,14 @@ export const mcpRoutes = {
     summary: 'Send JSON-RPC messages to the registry as an MCP server (Streamable HTTP).',
     description: [
       'The MCP endpoint, outside `/v1` as MCP clients expect one URL. An `initialize` request opens a session (its id in the `mcp-session-id` response header, to send on every later request); any other POST without a session id is answered statelessly by a server built for that one request.',
-      'Scopes are checked per JSON-RPC message before any of it runs (403 `forbidden` with `required_scopes` and a Bearer `insufficient_scope` challenge): `tools/list` needs `tools:read`, `tools/call` needs `calls:execute`; `initialize`, `ping`, notifications and responses need only a valid key.',
+      `Scopes are checked per JSON-RPC message before any of it runs (403 \`forbidden\` with \`required_scopes\` and a Bearer \`insufficient_scope\` challenge): \`tools/list\` needs \`tools:read\`, \`tools/call\` needs \`calls:execute\` (and \`tools:read\` too for \`${SEARCH_TOOL_NAME}\`, which reads the catalog); \`initialize\`, \`ping\`, notifications and responses need only a valid key.`,
       TRANSPORT_ERRORS,
     ].join('\n\n'),
     tags,
     security: 'bearer',
     // Scopes are per JSON-RPC method (see the description), not per route.
     scopes: [],
+    query: McpPostQuerySchema,
     headers: McpPostHeadersSchema,
     body: McpPostBodySchema,
     bodyExamples: {

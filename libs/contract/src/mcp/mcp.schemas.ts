@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_TOOL_NAME } from '../tools/search-tool';
 
 /** The MCP protocol revision this server negotiates by default (the newest its SDK speaks). */
 export const MCP_PROTOCOL_VERSION_EXAMPLE = '2025-11-25';
@@ -33,6 +34,17 @@ export const McpPostBodySchema = z.union([
   z.array(JsonRpcMessageSchema).min(1),
 ]);
 export type McpPostBody = z.input<typeof McpPostBodySchema>;
+
+/** How much of the catalog `tools/list` shows a client (fixed per session by its `initialize`). */
+export const McpPostQuerySchema = z.looseObject({
+  tools: z
+    .enum(['all', 'search'], { error: 'must be all or search' })
+    .default('all')
+    .meta({
+      description: `\`all\` (default): \`tools/list\` pages through the whole catalog. \`search\`: for catalogs too large to show a model, \`tools/list\` holds the tool \`${SEARCH_TOOL_NAME}\` and, in a session, the tools its searches found (a \`notifications/tools/list_changed\` follows each search that found new ones); the model asks for tools by what they do and gets their definitions, under the same visibility as \`tools/list\`. Any tool of the catalog can be called by name in either mode.`,
+    }),
+});
+export type McpPostQuery = z.output<typeof McpPostQuerySchema>;
 
 const SessionIdHeaderSchema = z.uuid().meta({
   description: 'The session `initialize` opened (from its `mcp-session-id` response header).',

@@ -42,6 +42,9 @@ function listParam<TItem extends z.ZodType<unknown, string>>(item: TItem) {
     .pipe(z.array(item).max(50));
 }
 
+/** Words to search the catalog for (see the tool search in the registry). */
+export const SearchTextSchema = z.string().trim().min(1).max(200);
+
 export const ListToolsQuerySchema = z.strictObject({
   tag: listParam(TagSchema).optional().meta({
     description: 'Only tools with all of these tags; repeat the parameter or separate with commas.',
@@ -51,7 +54,7 @@ export const ListToolsQuerySchema = z.strictObject({
     .enum(['draft', 'published', 'deprecated'])
     .optional()
     .meta({ description: 'Only tools whose latest version has this status.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({
+  q: SearchTextSchema.optional().meta({
     description:
       'Words to find in names, tags, descriptions and parameters; the list is then every match, best first.',
   }),
@@ -61,12 +64,9 @@ export const ListToolsQuerySchema = z.strictObject({
 export type ListToolsQuery = z.output<typeof ListToolsQuerySchema>;
 
 export const SearchToolsQuerySchema = z.strictObject({
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .meta({ description: 'Words to find in names, tags, descriptions and parameters.' }),
+  q: SearchTextSchema.meta({
+    description: 'Words to find in names, tags, descriptions and parameters.',
+  }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type SearchToolsQuery = z.output<typeof SearchToolsQuerySchema>;

@@ -2,8 +2,8 @@ import type { ToolCallIR, ToolResultError, ToolResultIR } from '@toolgate/toolir
 import type { z } from 'zod';
 import type { LocalToolDefinition } from '../local-tools';
 
-/** Who ran a call: an in-process tool, the gateway, or nobody (its arguments were not JSON). */
-export type ToolCallExecutor = 'local' | 'gateway' | 'none';
+/** Who ran a call: an in-process tool, the gateway, the loop's tool search, or nobody (its arguments were not JSON). */
+export type ToolCallExecutor = 'local' | 'gateway' | 'search' | 'none';
 
 /**
  * The argument and result types of registry tools, by tool name: what generated declarations of

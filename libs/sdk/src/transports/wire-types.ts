@@ -1,18 +1,21 @@
 import type {
   AdapterByProvider,
-  AnthropicTool,
+  AnthropicRequestTool,
   GeminiTool,
   McpTool,
   OpenAIChatFunctionTool,
-  OpenAIResponsesFunctionTool,
+  OpenAIResponsesTool,
   Provider,
 } from '@toolgate/adapters';
 
-/** The shape of one exported tool in each wire format (what goes into the provider request's `tools`). */
+/**
+ * The shape of one exported tool in each wire format (what goes into the provider request's
+ * `tools`); with deferred loading, Responses and Anthropic exports start with their tool search tool.
+ */
 export interface WireToolByProvider {
   'openai-chat': OpenAIChatFunctionTool;
-  'openai-responses': OpenAIResponsesFunctionTool;
-  anthropic: AnthropicTool;
+  'openai-responses': OpenAIResponsesTool;
+  anthropic: AnthropicRequestTool;
   gemini: GeminiTool;
   mcp: McpTool;
 }
