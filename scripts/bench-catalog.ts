@@ -171,6 +171,24 @@ async function measure(base: string, team: Team): Promise<Map<string, Row>> {
     (index) =>
       `/v1/exports?format=openai-chat&names=${names.map((tool) => tool.name).join(',')}&limit=${100 + index}`,
   );
+  // A model's few tools: the best matches of a task, and the whole page written for deferred
+  // loading beside the same page written plainly (deferring costs what the plain page costs).
+  const task = (index: number) =>
+    encodeURIComponent(`${VERBS[index % VERBS.length]} ${NOUNS[(index + 5) % NOUNS.length]}`);
+  // The tasks repeat every 8 samples: the limit keeps each sample's export a cache miss.
+  const taskExport = (index: number) =>
+    `/v1/exports?format=openai-chat&q=${task(index)}&limit=${5 + Math.floor(index / 8)}`;
+  const found = (await getJson(base, team.key, taskExport(64)))['resolution'] as unknown[];
+  if (found.length === 0) throw new Error(`the task export found nothing: ${taskExport(64)}`);
+  await sample('export, q (5 best)', taskExport);
+  await sample(
+    'export, anthropic, first page of 100',
+    (index) => `/v1/exports?format=anthropic&limit=${100 + index}`,
+  );
+  await sample(
+    'export, deferred, first page of 100',
+    (index) => `/v1/exports?format=anthropic&defer_loading=true&limit=${100 + index}`,
+  );
   await sample('list, first page of 20', () => '/v1/tools?limit=20');
   let cursor = '';
   for (let page = 1; page < 20; page += 1)
@@ -231,6 +249,31 @@ async function measure(base: string, team: Team): Promise<Map<string, Row>> {
   } finally {
     await client.close();
   }
+
+  const searching = new Client({ name: 'bench-catalog-search', version: '1.0.0' });
+  await searching.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp?tools=search', base), {
+      requestInit: { headers: { authorization: `Bearer ${team.key}` } },
+    }),
+  );
+  try {
+    const search = (index: number) =>
+      searching.callTool({
+        name: 'toolgate_search_tools',
+        // As for the task export, and apart from its pages: a new (query, limit) per sample, so no
+        // answer is cached.
+        arguments: { query: decodeURIComponent(task(index)), limit: 10 + Math.floor(index / 8) },
+      });
+    const first = (await search(40)).structuredContent as { tools?: unknown[] } | undefined;
+    if ((first?.tools ?? []).length === 0) throw new Error('the MCP search tool found nothing');
+    for (let index = SAMPLES; index < SAMPLES + 3; index += 1) await search(index);
+    const times: number[] = [];
+    for (let index = 0; index < SAMPLES; index += 1)
+      times.push(await timed(async () => void (await search(index))));
+    rows.set('MCP search tool (10 best)', { ms: median(times) });
+  } finally {
+    await searching.close();
+  }
   return rows;
 }
 
@@ -260,7 +303,7 @@ async function main(): Promise<void> {
           path: '/v1/api-keys',
           body: {
             name: `bench-${index}`,
-            scopes: ['tools:read', 'tools:write'],
+            scopes: ['tools:read', 'tools:write', 'calls:execute'],
             team_id: team.id,
           },
         })
