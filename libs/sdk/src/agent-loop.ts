@@ -352,10 +352,15 @@ function nextRequest(
     });
   }
   const appended = run.dialect.append(request, { turn, results });
-  const offered = run.dialect.offered(appended);
-  const known = new Set(offered.map((tool) => JSON.stringify(tool)));
-  const fresh = search.tools.filter((tool) => !known.has(JSON.stringify(tool)));
-  return fresh.length === 0 ? appended : { ...appended, tools: [...offered, ...fresh] };
+  const known = new Set(run.dialect.offered(appended).map((tool) => JSON.stringify(tool)));
+  // Each tool once, also when two searches of the turn found it.
+  const fresh = search.tools.filter((tool) => {
+    const text = JSON.stringify(tool);
+    if (known.has(text)) return false;
+    known.add(text);
+    return true;
+  });
+  return fresh.length === 0 ? appended : run.dialect.offer(appended, fresh);
 }
 
 function listOf(value: unknown): unknown[] {

@@ -24,6 +24,8 @@ export interface LoopDialect {
   append(request: object, input: { turn: ModelTurn; results: unknown }): object;
   /** The tool definitions the request offers the model (to find the export they came from). */
   offered(request: object): readonly unknown[];
+  /** A copy of the request that offers these tools too, after its own. */
+  offer(request: object, tools: readonly unknown[]): object;
 }
 
 function listAt(value: unknown, key: string): readonly unknown[] {
@@ -32,6 +34,10 @@ function listAt(value: unknown, key: string): readonly unknown[] {
 }
 
 const requestTools = (request: object): readonly unknown[] => listAt(request, 'tools');
+
+function offerAtRoot(request: object, tools: readonly unknown[]): object {
+  return { ...request, tools: [...requestTools(request), ...tools] };
+}
 
 function asList(results: unknown): unknown[] {
   return Array.isArray(results) ? results : [results];
@@ -95,6 +101,7 @@ const ChatRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 
 const openAIChat: LoopDialect = {
   offered: requestTools,
+  offer: offerAtRoot,
   call: (client, request) => invoke(client, ['chat', 'completions', 'create'], request),
   stream: streamed(['chat', 'completions', 'create']),
   read(response) {
@@ -134,6 +141,7 @@ const ResponsesRequestSchema = z.looseObject({
 
 const openAIResponses: LoopDialect = {
   offered: requestTools,
+  offer: offerAtRoot,
   call: (client, request) => invoke(client, ['responses', 'create'], request),
   stream: streamed(['responses', 'create']),
   read(response) {
@@ -170,6 +178,7 @@ const MessagesRequestSchema = z.looseObject({ messages: z.array(z.unknown()) });
 
 const anthropic: LoopDialect = {
   offered: requestTools,
+  offer: offerAtRoot,
   call: (client, request) => invoke(client, ['messages', 'create'], request),
   stream: streamed(['messages', 'create']),
   read(response) {
@@ -232,6 +241,11 @@ function geminiContents(contents: unknown): unknown[] {
 
 const gemini: LoopDialect = {
   offered: (request) => listAt(isRecord(request) ? request['config'] : undefined, 'tools'),
+  // Gemini takes its tools in `config`; each export is one tool object of function declarations.
+  offer(request, tools) {
+    const config = isRecord(request) && isRecord(request['config']) ? request['config'] : {};
+    return { ...request, config: { ...config, tools: [...gemini.offered(request), ...tools] } };
+  },
   call: (client, request) => invoke(client, ['models', 'generateContent'], request),
   // Gemini streams from its own method; the request is the same.
   stream: (client, request) =>

@@ -1,6 +1,7 @@
 import { getAdapter, type Provider } from '@toolgate/adapters';
 import { SEARCH_TOOL_NAME } from '@toolgate/contract';
 import { defineTool, type ToolIR } from '@toolgate/toolir';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -183,5 +184,40 @@ describe('runToolLoop with a toolSearch', () => {
     // Found again, a tool is not offered twice.
     const third = server.requests[2]?.json as { tools: unknown[] };
     expect(third.tools).toEqual(second.tools);
+  });
+
+  it('gemini: found tools join config.tools, as their own tool object (official @google/genai client)', async () => {
+    const search = new ToolSearch(catalogSource(local.tools), { format: 'gemini' });
+    const turn = (parts: unknown[]) => ({
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      modelVersion: 'gemini-2.5-flash',
+    });
+    server = await startFakeProvider([
+      { json: turn([{ functionCall: { name: SEARCH_TOOL_NAME, args: { query: 'forecast' } } }]) },
+      { json: turn([{ functionCall: { name: 'weather_forecast', args: { city: 'Quito' } } }]) },
+      { json: turn([{ text: 'Dry in Quito.' }]) },
+    ]);
+    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.url } });
+    const result = await runToolLoop({
+      provider: 'gemini',
+      client: ai,
+      request: {
+        model: 'gemini-2.5-flash',
+        contents: 'Will it rain in Quito?',
+        config: { tools: [search.definition] },
+      },
+      execute: local,
+      toolSearch: search,
+    });
+    expect(result).toMatchObject({ stopped: 'final', text: 'Dry in Quito.' });
+    expect(result.steps[1]?.results[0]).toMatchObject({ ok: true, data: { city: 'Quito' } });
+    // The SDK sends config.tools as the request's tools.
+    const second = server.requests[1]?.json as {
+      tools: Array<{ functionDeclarations: Array<{ name: string }> }>;
+    };
+    expect(second.tools.map((tool) => tool.functionDeclarations.map((fn) => fn.name))).toEqual([
+      [SEARCH_TOOL_NAME],
+      ['weather_forecast'],
+    ]);
   });
 });
