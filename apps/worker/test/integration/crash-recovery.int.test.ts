@@ -13,7 +13,12 @@ import {
 } from '@toolgate/persistence/testing';
 import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import type { WorkerProcess } from '../support/worker-process';
-import { readTestCounter, startWorkerProcess, waitFor } from '../support/worker-process';
+import {
+  readRecordedOutcomes,
+  readTestCounter,
+  startWorkerProcess,
+  waitFor,
+} from '../support/worker-process';
 
 describe('a worker killed with SIGKILL mid-call', () => {
   const prefix = createTestPrefix();
@@ -24,6 +29,8 @@ describe('a worker killed with SIGKILL mid-call', () => {
 
   const counter = (name: 'starts' | 'completions' | 'outcomes', callId: string): Promise<number> =>
     readTestCounter(redis, { prefix, counter: name, callId });
+  const recordedOutcomes = (callId: string): Promise<number> =>
+    readRecordedOutcomes(redis, { prefix, callId });
 
   beforeAll(() => {
     redis = connectTestRedis();
@@ -108,7 +115,7 @@ describe('a worker killed with SIGKILL mid-call', () => {
     });
     expect(await counter('starts', safeCall.id)).toBe(2);
     expect(await counter('completions', safeCall.id)).toBe(1);
-    expect(await counter('outcomes', safeCall.id)).toBe(1);
+    expect(await recordedOutcomes(safeCall.id)).toBe(1);
 
     // The non-idempotent tool was not run again: a person or the model decides.
     expect(risky).toMatchObject({
@@ -130,7 +137,7 @@ describe('a worker killed with SIGKILL mid-call', () => {
     ]);
     expect(await counter('starts', riskyCall.id)).toBe(1);
     expect(await counter('completions', riskyCall.id)).toBe(0);
-    expect(await counter('outcomes', riskyCall.id)).toBe(1);
+    expect(await recordedOutcomes(riskyCall.id)).toBe(1);
 
     // Both jobs completed in BullMQ (expected outcomes are results, not failures).
     await expect(queue.waitForResult(safeCall.id, { timeoutMs: 5_000 })).resolves.toMatchObject({

@@ -13,7 +13,12 @@ import {
 } from '@toolgate/persistence/testing';
 import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import type { WorkerProcess } from '../support/worker-process';
-import { readTestCounter, startWorkerProcess, waitFor } from '../support/worker-process';
+import {
+  readRecordedOutcomes,
+  readTestCounter,
+  startWorkerProcess,
+  waitFor,
+} from '../support/worker-process';
 
 describe('two worker processes on one Redis', () => {
   const prefix = createTestPrefix();
@@ -24,6 +29,8 @@ describe('two worker processes on one Redis', () => {
 
   const counter = (name: 'starts' | 'completions' | 'outcomes', callId: string): Promise<number> =>
     readTestCounter(redis, { prefix, counter: name, callId });
+  const recordedOutcomes = (callId: string): Promise<number> =>
+    readRecordedOutcomes(redis, { prefix, callId });
 
   const finished = async (callId: string): Promise<CallRecord | undefined> => {
     const record = await calls.getCall(callId);
@@ -108,6 +115,6 @@ describe('two worker processes on one Redis', () => {
     });
     expect(await counter('starts', call.id)).toBe(1);
     expect(await counter('completions', call.id)).toBe(1);
-    expect(await counter('outcomes', call.id)).toBe(1);
+    expect(await recordedOutcomes(call.id)).toBe(1);
   }, 60_000);
 });

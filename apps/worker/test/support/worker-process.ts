@@ -26,6 +26,23 @@ export async function readTestCounter(
   return Number((await redis.get(testCounterKey(key))) ?? 0);
 }
 
+/**
+ * A call's counted outcomes, once the first is counted: the worker counts an outcome only after
+ * recordOutcome commits, so a call can read as final just before its count moves.
+ */
+export function readRecordedOutcomes(
+  redis: Pick<Redis, 'get'>,
+  key: Omit<Parameters<typeof testCounterKey>[0], 'counter'>,
+): Promise<number> {
+  return waitFor(
+    async () => {
+      const count = await readTestCounter(redis, { ...key, counter: 'outcomes' });
+      return count > 0 ? count : undefined;
+    },
+    { timeoutMs: 5_000, what: `the outcome of ${key.callId} to be counted` },
+  );
+}
+
 /** A worker child process; `close` kills it if it is still running. */
 export interface WorkerProcess {
   readonly name: string;
