@@ -28,6 +28,7 @@ export class CallsController {
       conversationId: input.body.conversation_id,
       waitMs: input.body.wait_ms,
       idempotencyKey: input.headers['idempotency-key'],
+      synthesizedIds: parsed.synthesizedIds,
       versions: {
         subject: input.headers['x-toolgate-subject'],
         snapshot: input.body.snapshot,

@@ -76,6 +76,11 @@ export interface SubmitCallsInput {
   conversationId: string | undefined;
   waitMs: number | undefined;
   idempotencyKey: string | undefined;
+  /**
+   * Ids the adapter made up for calls the wire sent without one: equal calls of two requests share
+   * them, so without an Idempotency-Key such a call is new in every request.
+   */
+  synthesizedIds?: ReadonlySet<string>;
   /** Which versions the calls run; by default the release's, bucketed by the API key. */
   versions?: CallVersionSelection;
 }
@@ -167,7 +172,7 @@ export class CallsService {
   async parseProviderPayload(
     principal: Principal,
     input: { provider: string; payload: unknown },
-  ): Promise<{ provider: Provider; calls: ToolCallIR[] }> {
+  ): Promise<{ provider: Provider; calls: ToolCallIR[]; synthesizedIds: ReadonlySet<string> }> {
     const teamId = this.requireTeam(principal);
     const provider = input.provider;
     if (!isProvider(provider)) {
@@ -206,7 +211,7 @@ export class CallsService {
         },
       );
     }
-    return { provider, calls: parsed.calls };
+    return { provider, calls: parsed.calls, synthesizedIds: new Set(parsed.synthesizedIds) };
   }
 
   /**
@@ -529,11 +534,14 @@ export class CallsService {
   }
 
   private idempotencyKeyOf(
-    input: Pick<SubmitCallsInput, 'conversationId' | 'idempotencyKey'>,
+    input: Pick<SubmitCallsInput, 'conversationId' | 'idempotencyKey' | 'synthesizedIds'>,
     call: ToolCallIR,
   ): string {
     // One header covers a whole request: each of its calls gets its own key under it.
     if (input.idempotencyKey !== undefined) return `${input.idempotencyKey}:${call.id}`;
+    // An id made up from the call's name and arguments says nothing about which request it is in:
+    // "what is the weather in Oslo" asked twice is two calls.
+    if (input.synthesizedIds?.has(call.id) === true) return `fresh:${randomUUID()}`;
     return createHash('sha256')
       .update(`${input.conversationId ?? ''}\u0000${call.id}`)
       .digest('hex');

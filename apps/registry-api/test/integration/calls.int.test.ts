@@ -170,6 +170,33 @@ describe('POST /v1/calls', () => {
     expect(runs.search).toBe(before + 1);
   });
 
+  it('runs a call without an id (Gemini) in every request, and once per Idempotency-Key', async () => {
+    const before = runs.search;
+    // Older Gemini models send no ids: the adapter makes one up from the call itself.
+    const body = {
+      provider: 'gemini',
+      payload: {
+        role: 'model',
+        parts: [{ functionCall: { name: search.name, args: { query: 'twice' } } }],
+      },
+    };
+    const post = (headers: Record<string, string> = {}) =>
+      api.request({ method: 'POST', url: '/v1/calls', key: team.key, body, headers });
+    const first = await post();
+    const second = await post();
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const ids = [first, second].map(
+      (response) => (response.body as { calls: Array<{ id: string }> }).calls[0]?.id,
+    );
+    expect(new Set(ids).size).toBe(2);
+    expect(runs.search).toBe(before + 2);
+    // The caller's key still makes a retry the same request.
+    const key = { 'idempotency-key': `gemini-${randomUUID()}` };
+    const keyed = await post(key);
+    expect((await post(key)).body).toEqual(keyed.body);
+    expect(runs.search).toBe(before + 3);
+  });
+
   it('refuses an Idempotency-Key reused for different arguments, recording nothing', async () => {
     const key = `reuse-${randomUUID()}`;
     const post = (query: string) =>

@@ -328,6 +328,12 @@ describe('gemini calls and results', () => {
     expect(adapter.callsFromWire(replay)).toEqual(calls);
   });
 
+  it('says which ids it made up, so a gateway does not take them for the same call', () => {
+    const parsed = adapter.parseCalls(withoutIds);
+    expect(parsed.synthesizedIds).toEqual(parsed.calls.map((call) => call.id));
+    expect(adapter.parseCalls(withIds).synthesizedIds).toBeUndefined();
+  });
+
   it('answers a call without id by name (no id sent), and a call with id by id', () => {
     const [lights] = adapter.callsFromWire(withoutIds);
     const [meeting] = adapter.callsFromWire(withIds);

@@ -48,12 +48,18 @@ export function parseGeminiToolCalls(
       }),
     ];
   });
+  const synthesizedIds: string[] = [];
   return {
     calls: calls.map((call, ordinal) => {
       const args = call.args ?? {};
-      const id = call.id ?? synthesizeCallId({ name: call.name, ordinal, arguments: args });
+      let id = call.id ?? undefined;
+      if (id === undefined) {
+        id = synthesizeCallId({ name: call.name, ordinal, arguments: args });
+        synthesizedIds.push(id);
+      }
       return makeCall({ id, name: lookUpTool(call.name, lookup).name, arguments: args });
     }),
     errors: [],
+    ...(synthesizedIds.length === 0 ? {} : { synthesizedIds }),
   };
 }

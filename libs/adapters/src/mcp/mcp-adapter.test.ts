@@ -83,6 +83,9 @@ describe('mcp calls and results', () => {
       { id: '2', name: 'get_weather', arguments: { location: 'New York' } },
     ]);
     expect(adapter.callsFromWire(request.params)[0]?.id).toMatch(/^call_[0-9a-f]{16}$/);
+    const bare = adapter.parseCalls(request.params);
+    expect(bare.synthesizedIds).toEqual([bare.calls[0]?.id]);
+    expect(adapter.parseCalls(request).synthesizedIds).toBeUndefined();
   });
 
   it('reads a documented CallToolResult: structuredContent is the data, its JSON text duplicate is not content', () => {

@@ -17,6 +17,7 @@ export function parseMcpToolCalls(
   if (!Array.isArray(payload) && !isRecord(payload))
     unknownShape({ provider: 'mcp', path: '/' }, 'a tools/call request, a batch or params');
   const lookup = callLookup('mcp', options);
+  const synthesizedIds: string[] = [];
   const calls = items.map((item, ordinal) => {
     const path = Array.isArray(payload) ? joinPointer('', ordinal) : '/';
     const isRequest = isRecord(item) && 'method' in item;
@@ -27,11 +28,12 @@ export function parseMcpToolCalls(
           params: parseWire(McpCallToolParamsSchema, item, { provider: 'mcp', path }),
         };
     const args = params.params.arguments ?? {};
-    const id =
-      params.id === undefined
-        ? synthesizeCallId({ name: params.params.name, ordinal, arguments: args })
-        : String(params.id);
+    let id: string;
+    if (params.id === undefined) {
+      id = synthesizeCallId({ name: params.params.name, ordinal, arguments: args });
+      synthesizedIds.push(id);
+    } else id = String(params.id);
     return makeCall({ id, name: lookUpTool(params.params.name, lookup).name, arguments: args });
   });
-  return { calls, errors: [] };
+  return { calls, errors: [], ...(synthesizedIds.length === 0 ? {} : { synthesizedIds }) };
 }

@@ -63,6 +63,12 @@ export interface ParsedToolCalls {
   calls: ToolCallIR[];
   /** Each carries the raw argument text, for an `invalid_arguments` result to the model. */
   errors: InvalidToolArgumentsError[];
+  /**
+   * Ids of calls the wire sent without one (Gemini, bare MCP params), made up from the call itself:
+   * the same turn gets the same ids, so two requests with an equal call share its id. Absent when
+   * every id came from the wire.
+   */
+  synthesizedIds?: string[];
 }
 
 /** One wire format's tool calling, both ways: definitions, calls and results. */
