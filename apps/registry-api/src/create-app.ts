@@ -5,7 +5,12 @@ import fastifyCompress from '@fastify/compress';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { createOpenApiDocument, ROUTE_LIST } from '@toolgate/contract';
+import {
+  createOpenApiDocument,
+  OPENAPI_IMPORT_BODY_LIMIT,
+  ROUTE_LIST,
+  routes,
+} from '@toolgate/contract';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -122,7 +127,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
   app.enableShutdownHooks();
   // Before any route exists: the plugin and the validator hook attach to each route as it is added.
   await installCompression(app);
-  installFastifyHooks(app.getHttpAdapter().getInstance());
+  installFastifyHooks(app.getHttpAdapter().getInstance(), options.config.BODY_LIMIT);
   installProblemCheck(app.getHttpAdapter().getInstance(), options.config.TOOLGATE_RESPONSE_CHECK);
 
   const document = apiDocument();
@@ -241,7 +246,14 @@ function installJsonBodyParser(fastify: FastifyInstance): void {
  * Fastify-level checks. Nest installs Fastify's error and not-found handlers itself and routes
  * both through the exception filters, so parse errors and unknown routes reach ProblemDetailsFilter.
  */
-function installFastifyHooks(fastify: FastifyInstance): void {
+function installFastifyHooks(fastify: FastifyInstance, bodyLimit: number): void {
+  // An OpenAPI import carries a whole API description: the route takes what its schema allows.
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url === routes.importOpenApi.path && methods.includes('POST')) {
+      route.bodyLimit = Math.max(bodyLimit, OPENAPI_IMPORT_BODY_LIMIT);
+    }
+  });
   installRequestLog(fastify);
   recordRouteMethods(fastify);
   installJsonBodyParser(fastify);

@@ -1,6 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { OPENAPI_IMPORT_BODY_LIMIT } from '@toolgate/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noteOutcome } from '../logging/request-log';
 import { allowedMethodsOf } from './allowed-methods';
@@ -23,6 +24,25 @@ function routeMissOf(request: FastifyRequest, error: unknown): unknown {
 }
 
 /**
+ * A body past the route's limit (Fastify's FST_ERR_CTP_BODY_TOO_LARGE, which reaches the filter
+ * as Nest's 413): the answer says the limit and what raises it.
+ */
+function bodyTooLargeOf(request: FastifyRequest, error: unknown): unknown {
+  const tooLarge =
+    (error instanceof HttpException && error.getStatus() === 413) ||
+    (typeof error === 'object' &&
+      error !== null &&
+      (error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE');
+  if (!tooLarge) return error;
+  const limit = request.routeOptions.bodyLimit;
+  return new ToolException(
+    'payload_too_large',
+    `The request body is larger than the ${limit.toLocaleString('en')} bytes this route accepts; the server's BODY_LIMIT setting raises it (for every route but POST /v1/imports/openapi, which takes at least ${OPENAPI_IMPORT_BODY_LIMIT.toLocaleString('en')}).`,
+    { extensions: { limit_bytes: limit } },
+  );
+}
+
+/**
  * The one problem helper: sends a problem response on a Fastify reply (the Nest filter, Fastify's
  * own error paths). The client gets the sanitized problem and the request id; the original error
  * goes to the request's log line.
@@ -32,7 +52,7 @@ export function sendProblem(
   request: FastifyRequest,
   error: unknown,
 ): FastifyReply {
-  const problem = toProblem(routeMissOf(request, error));
+  const problem = toProblem(bodyTooLargeOf(request, routeMissOf(request, error)));
   noteOutcome(request, {
     code: problem.body.code,
     ...(problem.status >= 500 ? { err: error } : {}),

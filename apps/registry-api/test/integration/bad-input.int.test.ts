@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPENAPI_IMPORT_BODY_LIMIT } from '@toolgate/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTeam,
@@ -1097,4 +1100,53 @@ describe('bad input', () => {
       expect(await snapshot()).toEqual(before);
     },
   );
+});
+
+describe('body limits', () => {
+  it('says the limit and the setting that raises it', async () => {
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/tools',
+      key: team.key,
+      body: { name: 'big', description: 'y'.repeat(BODY_LIMIT) },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body.limit_bytes).toBe(BODY_LIMIT);
+    expect(response.body.detail).toContain(BODY_LIMIT.toLocaleString('en'));
+    expect(response.body.detail).toContain('BODY_LIMIT');
+  });
+
+  it('lets an OpenAPI import take the documents its schema allows, past BODY_LIMIT', async () => {
+    const petstore = JSON.parse(
+      readFileSync(
+        path.resolve(
+          import.meta.dirname,
+          '../../src/imports/__fixtures__/petstore-openapi-3.0.json',
+        ),
+        'utf8',
+      ),
+    ) as { info: Record<string, unknown> };
+    // A description like large real documents carry, making the body 4x the server's limit.
+    const document = {
+      ...petstore,
+      info: { ...petstore.info, description: 'z'.repeat(4 * BODY_LIMIT) },
+    };
+    const before = await snapshot();
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document, dry_run: true },
+    });
+    expect(response.status, response.text.slice(0, 300)).toBe(200);
+    expect(await snapshot()).toEqual(before);
+    const tooLarge = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document: 'x'.repeat(OPENAPI_IMPORT_BODY_LIMIT), dry_run: true },
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.limit_bytes).toBe(OPENAPI_IMPORT_BODY_LIMIT);
+  });
 });

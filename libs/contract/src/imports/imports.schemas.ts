@@ -19,10 +19,20 @@ const ImportTagsSchema = z
   .max(16)
   .refine((tags) => new Set(tags).size === tags.length, 'tags must be unique');
 
+/** The longest OpenAPI document text an import takes (OpenAI's own description is 3.4 MB). */
+export const MAX_OPENAPI_DOCUMENT_CHARS = 5_000_000;
+/**
+ * The request body an import takes, in bytes: the longest document even as JSON text with every
+ * character escaped to two bytes, and the other fields. Other routes keep the server's BODY_LIMIT.
+ */
+export const OPENAPI_IMPORT_BODY_LIMIT = 2 * MAX_OPENAPI_DOCUMENT_CHARS + 1024 * 1024;
+
 export const ImportOpenApiSchema = z.strictObject({
   document: z
-    .union([z.record(z.string(), z.unknown()), z.string().min(1).max(5_000_000)])
-    .meta({ description: 'The OpenAPI 3.0/3.1 document: an object, or its JSON or YAML text.' }),
+    .union([z.record(z.string(), z.unknown()), z.string().min(1).max(MAX_OPENAPI_DOCUMENT_CHARS)])
+    .meta({
+      description: `The OpenAPI 3.0/3.1 document: an object, or its JSON or YAML text (at most ${MAX_OPENAPI_DOCUMENT_CHARS.toLocaleString('en')} characters; the request may be up to ${OPENAPI_IMPORT_BODY_LIMIT.toLocaleString('en')} bytes).`,
+    }),
   team_id: z.uuid().optional().meta({
     description:
       'Required with the installation admin key; a team key always imports into its own team.',

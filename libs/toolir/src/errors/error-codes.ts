@@ -256,12 +256,14 @@ export const ERROR_CODES = {
     }),
   },
   payload_too_large: {
-    summary: 'The request body exceeds the configured limit.',
+    summary:
+      "The request body exceeds the route's limit; `limit_bytes` says it, and the server's `BODY_LIMIT` raises it.",
     title: 'Payload too large',
     status: 413,
     retryable: false,
     surfaces: ['problem'],
     emitters: ['api'],
+    extensions: members({ limit_bytes: z.number().int() }),
   },
   unsupported_media_type: {
     summary: 'Request bodies must be UTF-8 `application/json`.',
