@@ -95,6 +95,11 @@ export interface ToolsQuery<TProvider extends Provider> {
   deferLoading?: boolean;
   /** With `deferLoading`: tools sent loaded all the same, the few the model uses on most turns. */
   eager?: readonly string[];
+  /**
+   * Strict schemas (OpenAI and Anthropic `strict`) for every tool (`true`) or none (`false`);
+   * absent, each tool as its version asks. What strict mode changed is in `downgrades`.
+   */
+  strict?: boolean;
   /** Tools of the selection per page (gateway default 500, at most 1000). */
   limit?: number;
   /** The `nextCursor` of the previous page. */
@@ -268,6 +273,7 @@ function exportsUrl(query: ToolsQuery<Provider>): string {
       ...(query.q === undefined ? {} : { q: query.q }),
       ...(query.deferLoading === true ? { defer_loading: 'true' as const } : {}),
       ...(eager.length === 0 ? {} : { eager: eager.join(',') }),
+      ...(query.strict === undefined ? {} : { strict: String(query.strict) as 'true' | 'false' }),
       ...(query.limit === undefined ? {} : { limit: query.limit }),
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     },

@@ -30,10 +30,11 @@ export class ExportSnapshotsRepository {
   async save(versions: SnapshotVersions): Promise<string> {
     const id = snapshotHandleOf(versions);
     if (this.cache.has(id)) return id;
-    await this.database.prisma.exportSnapshot.upsert({
-      where: { id },
-      create: { id, versions },
-      update: {},
+    // INSERT ... ON CONFLICT DO NOTHING: concurrent exports of one new selection write the same row,
+    // and Prisma's upsert of an empty update reads first, so the second insert failed on the key.
+    await this.database.prisma.exportSnapshot.createMany({
+      data: [{ id, versions }],
+      skipDuplicates: true,
     });
     this.remember(id, versions);
     return id;

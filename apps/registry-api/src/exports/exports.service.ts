@@ -68,16 +68,19 @@ interface Page {
   total: number;
 }
 
-/** How the query asks the tools to be written: deferred, but for the eager ones. */
+/** How the query asks the tools to be written: strict or not, deferred but for the eager ones. */
 function wireOptions(query: ExportQuery): ToolsToWireOptions {
-  if (!query.defer_loading) return {};
+  const strict = query.strict === undefined ? {} : { strict: query.strict };
+  if (!query.defer_loading) return strict;
   const eager = new Set(query.eager);
-  return { deferLoading: (tool) => !eager.has(tool.name) };
+  return { ...strict, deferLoading: (tool) => !eager.has(tool.name) };
 }
 
 /** The part of the render key for `wireOptions`: the same tools written another way. */
 function wireOptionsKey(query: ExportQuery): string {
-  return query.defer_loading ? `defer:${[...new Set(query.eager)].sort().join(',')}` : '';
+  const strict = query.strict === undefined ? '' : `strict:${String(query.strict)}`;
+  const defer = query.defer_loading ? `defer:${[...new Set(query.eager)].sort().join(',')}` : '';
+  return `${strict};${defer}`;
 }
 
 /** A rendered export: the body, as text too, its strong ETag and its lifecycle headers. */

@@ -91,7 +91,7 @@ export class McpCatalogService {
   ): Promise<{ tools: McpTool[]; nextCursor: string | null; total: number }> {
     const rendered = await this.exportsService.export(
       principal,
-      { ...selection, format: 'mcp', defer_loading: false },
+      { ...selection, format: 'mcp', defer_loading: false, strict: undefined },
       canarySubjectOf(principal, undefined),
     );
     const page = McpExportSchema.parse(rendered.document);

@@ -62,6 +62,18 @@ describe('exports', () => {
     },
   );
 
+  it('answers concurrent first exports of one selection alike, with one snapshot', async () => {
+    const tag = uniqueName('race');
+    await releasedTool(tag, ['1.0.0'], '1.0.0');
+    const responses = await Promise.all(
+      ['openai-chat', 'anthropic', 'gemini', 'mcp', 'openai-responses'].map((format) =>
+        api.request({ url: `/v1/exports?format=${format}&tags=${tag}`, key: team.key }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(responses.map((response) => String(response.body.snapshot))).size).toBe(1);
+  });
+
   it('pins exact versions, ranges and labels', async () => {
     const tag = uniqueName('pin');
     const tool = await releasedTool(tag, ['1.0.0', '1.1.0', '1.2.3', '2.0.0'], '1.0.0');
@@ -219,6 +231,71 @@ describe('exports', () => {
         .toBe('1.1.0');
     },
   );
+});
+
+describe('strict exports', () => {
+  type StrictBody = {
+    tools: Array<{ strict?: boolean; function?: { strict: boolean } }>;
+    downgrades: { entries: Array<{ tool: string; keyword: string; action: string }> };
+  };
+  const strictOf = (format: string, body: StrictBody) =>
+    body.tools.map((tool) => (format === 'openai-chat' ? tool.function?.strict : tool.strict));
+
+  it.each(['openai-chat', 'openai-responses', 'anthropic'])(
+    '%s: strict=true for every tool, false for none, and absent as each version asks',
+    async (format) => {
+      const tag = uniqueName('strict');
+      const plain = await releasedTool(tag, ['1.0.0'], '1.0.0');
+      const asks = await createTool(api, team, { tags: [tag], name: `zz_${uniqueName('strict')}` });
+      const hint = format === 'anthropic' ? 'anthropic' : 'openai';
+      await publish(
+        api,
+        team,
+        asks,
+        '1.0.0',
+        asks.ir.with({ tags: [tag], provider_hints: { [hint]: { strict: true } } }),
+      );
+      const exported = async (query: string) => {
+        const response = await api.request({
+          url: `/v1/exports?format=${format}&tags=${tag}${query}`,
+          key: team.key,
+        });
+        expect(response.status, response.text).toBe(200);
+        return response.body as StrictBody;
+      };
+      const [asked, all, none] = await Promise.all([
+        exported(''),
+        exported('&strict=true'),
+        exported('&strict=false'),
+      ]);
+      // Tools by name: the plain one first, the one that asks for strict second.
+      expect(plain.name < asks.name).toBe(true);
+      expect(strictOf(format, asked)).toEqual(
+        format === 'anthropic' ? [undefined, true] : [false, true],
+      );
+      expect(strictOf(format, all)).toEqual([true, true]);
+      expect(strictOf(format, none)).toEqual([false, false]);
+    },
+  );
+
+  it('reports strict as dropped on a format without it, and refuses a bad value', async () => {
+    const tag = uniqueName('strict');
+    await releasedTool(tag, ['1.0.0'], '1.0.0');
+    const gemini = await api.request({
+      url: `/v1/exports?format=gemini&tags=${tag}&strict=true`,
+      key: team.key,
+    });
+    expect(gemini.status).toBe(200);
+    expect((gemini.body as StrictBody).downgrades.entries).toContainEqual(
+      expect.objectContaining({ tool: '*', keyword: 'strict', action: 'dropped' }),
+    );
+    const bad = await api.request({
+      url: `/v1/exports?format=openai-chat&tags=${tag}&strict=yes`,
+      key: team.key,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('/query/strict');
+  });
 });
 
 describe('export pages', () => {

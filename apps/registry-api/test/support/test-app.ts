@@ -62,7 +62,8 @@ export async function startTestApp(
   const config: AppConfig = loadConfig({
     DATABASE_URL: url,
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
-    LOG_LEVEL: 'silent',
+    // TEST_LOG_LEVEL=error shows the app's log lines (e.g. a 500's cause) while debugging a test.
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
     // Every answer of the suite is held to the contract: a drift is a 500 and fails close().
     TOOLGATE_RESPONSE_CHECK: 'strict',
     // The local servers tests start stand in for third-party APIs: allow-listed as an operator

@@ -2,6 +2,7 @@ import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { deferralOf, defersAny } from '../shared/deferred-loading';
+import { strictHintOf } from '../shared/strict-hint';
 import type { DowngradeReport } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 
@@ -67,8 +68,7 @@ export function convertToolsToAnthropic(
     tools,
     'anthropic',
     (tool, { wireName, reporter }) => {
-      const hint = tool.provider_hints?.['anthropic']?.['strict'] ?? tool.protocol_meta?.['strict'];
-      const strict = options.strict ?? (typeof hint === 'boolean' ? hint : undefined);
+      const strict = options.strict ?? strictHintOf(tool, 'anthropic');
       const cacheControl = cacheControlOf(tool);
       return {
         name: wireName,

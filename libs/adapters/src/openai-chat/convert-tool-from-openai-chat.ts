@@ -18,6 +18,7 @@ export function convertToolFromOpenAIChat(
       wireName: tool.function.name,
       description: tool.function.description ?? '',
       parameters: tool.function.parameters ?? { type: 'object', properties: {} },
+      ...(tool.function.strict === true ? { provider_hints: { openai: { strict: true } } } : {}),
     },
     { provider: 'openai-chat', names: options.names },
   );

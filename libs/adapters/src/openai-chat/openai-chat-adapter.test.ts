@@ -321,3 +321,30 @@ describe('openai-chat results', () => {
     ]);
   });
 });
+
+describe('openai-chat strict per tool', () => {
+  const asksStrict = buildTool({
+    ...weatherTool('strict_weather'),
+    provider_hints: { openai: { strict: true } },
+  });
+
+  it('is strict for a tool that asks to be, unless the request says otherwise', () => {
+    const plain = adapter.toolsToWire([asksStrict, weatherTool()]);
+    expect(plain.definitions.map((tool) => tool.function.strict)).toEqual([true, false]);
+    // Strict mode makes every property required; the optional unit becomes nullable.
+    expect(plain.definitions[0]?.function.parameters['required']).toEqual(['location', 'unit']);
+    const off = adapter.toolsToWire([asksStrict, weatherTool()], { strict: false });
+    expect(off.definitions.map((tool) => tool.function.strict)).toEqual([false, false]);
+    const on = adapter.toolsToWire([asksStrict, weatherTool()], { strict: true });
+    expect(on.definitions.map((tool) => tool.function.strict)).toEqual([true, true]);
+  });
+
+  it('keeps a strict definition strict through an import', () => {
+    const [wire] = adapter.toolsToWire([weatherTool()], { strict: true }).definitions;
+    const imported = adapter.toolFromWire(wire);
+    expect(imported.provider_hints).toEqual({ openai: { strict: true } });
+    expect(adapter.toolsToWire([imported]).definitions[0]?.function.strict).toBe(true);
+    const [loose] = adapter.toolsToWire([weatherTool()]).definitions;
+    expect(adapter.toolFromWire(loose).provider_hints).toBeUndefined();
+  });
+});

@@ -18,6 +18,7 @@ export function convertToolFromOpenAIResponses(
       wireName: tool.name,
       description: tool.description ?? '',
       parameters: tool.parameters ?? { type: 'object', properties: {} },
+      ...(tool.strict === true ? { provider_hints: { openai: { strict: true } } } : {}),
     },
     { provider: 'openai-responses', names: options.names },
   );

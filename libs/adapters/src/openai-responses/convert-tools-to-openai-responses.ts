@@ -1,6 +1,7 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { deferralOf, defersAny } from '../shared/deferred-loading';
+import { strictHintOf } from '../shared/strict-hint';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type {
   OpenAIResponsesFunctionTool,
@@ -10,7 +11,8 @@ import type {
 import { downgradeSchemaForOpenAIResponses } from './downgrade-schema-for-openai-responses';
 
 /**
- * ToolIR -> Responses API `tools` (+ `parallel_tool_calls` when the option is given). Deferred
+ * ToolIR -> Responses API `tools` (+ `parallel_tool_calls` when the option is given); strict as
+ * for Chat Completions (the option, else `provider_hints.openai.strict`). Deferred
  * tools carry `defer_loading: true`, behind a `tool_search` tool unless `toolSearch` is `none`.
  */
 export function convertToolsToOpenAIResponses(
@@ -21,23 +23,21 @@ export function convertToolsToOpenAIResponses(
   OpenAIResponsesFunctionTool,
   OpenAIResponsesRequestOptions
 > {
-  const strict = options.strict ?? false;
   const deferred = deferralOf(options);
-  const { definitions, report } = convertToolList(
-    tools,
-    'openai-responses',
-    (tool, { wireName, reporter }) => ({
+  const { definitions, report } = convertToolList(tools, 'openai-responses', (tool, context) => {
+    const strict = options.strict ?? strictHintOf(tool, 'openai') ?? false;
+    return {
       type: 'function' as const,
-      name: wireName,
+      name: context.wireName,
       description: tool.description,
-      parameters: downgradeSchemaForOpenAIResponses(tool.parameters, reporter, {
+      parameters: downgradeSchemaForOpenAIResponses(tool.parameters, context.reporter, {
         strict,
         limits: options.limits,
       }),
       strict,
       ...(deferred(tool) ? { defer_loading: true } : {}),
-    }),
-  );
+    };
+  });
   const search = defersAny(tools, options) && options.toolSearch !== 'none';
   return {
     tools: search ? [{ type: 'tool_search' }, ...definitions] : definitions,

@@ -136,3 +136,17 @@ describe('openai-responses calls and results', () => {
     ).toBe('other');
   });
 });
+
+describe('openai-responses strict per tool', () => {
+  it('is strict for a tool that asks to be, and keeps it through an import', () => {
+    const asksStrict = buildTool({
+      ...weatherTool('strict_weather'),
+      provider_hints: { openai: { strict: true } },
+    });
+    const wire = adapter.toolsToWire([asksStrict, weatherTool()]);
+    expect(wire.definitions.map((tool) => tool.strict)).toEqual([true, false]);
+    expect(adapter.toolsToWire([asksStrict], { strict: false }).definitions[0]?.strict).toBe(false);
+    const imported = adapter.toolFromWire(wire.definitions[0]);
+    expect(imported.provider_hints).toEqual({ openai: { strict: true } });
+  });
+});

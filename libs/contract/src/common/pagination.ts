@@ -26,6 +26,15 @@ export function queryFlag(description: string) {
     .meta({ description });
 }
 
+/** A `true` / `false` query parameter whose absence means "as each item says" (undefined). */
+export function optionalQueryFlag(description: string) {
+  return z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true'))
+    .meta({ description });
+}
+
 /** One page of a cursor-paginated list; `next_cursor` is null on the last page. */
 export function pageOf<TItem extends z.ZodType>(item: TItem) {
   return z.object({

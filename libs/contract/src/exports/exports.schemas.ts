@@ -2,7 +2,12 @@ import { PROVIDERS, supportsToolSearch } from '@toolgate/adapters';
 import { TagSchema, ToolNameSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import { ProviderObjectSchema } from '../calls/calls.schemas';
-import { CursorParamSchema, queryFlag, TimestampSchema } from '../common/pagination';
+import {
+  CursorParamSchema,
+  optionalQueryFlag,
+  queryFlag,
+  TimestampSchema,
+} from '../common/pagination';
 import { SearchTextSchema } from '../tools/tools.schemas';
 import {
   SnapshotHandleSchema,
@@ -49,6 +54,9 @@ export const ExportQuerySchema = z
     }),
     defer_loading: queryFlag(
       "Marks the tools for deferred loading and adds the provider's tool search tool, so the model loads a definition only when its search finds it (`openai-responses`: `defer_loading` with `tool_search`; `anthropic`: `defer_loading` with `tool_search_tool_bm25`). Other formats have no deferred loading and refuse it.",
+    ),
+    strict: optionalQueryFlag(
+      'Strict schemas (OpenAI `strict`, Anthropic `strict`): `true` for every tool, `false` for none; absent, each tool as its version asks (`provider_hints.openai.strict` / `.anthropic.strict`). Every change strict mode makes is in `downgrades`; formats without it report it there.',
     ),
     eager: listParam(ToolNameSchema, 50).optional().meta({
       description:

@@ -1,7 +1,7 @@
 import { getAdapter, type Provider } from '@toolgate/adapters';
 import { SEARCH_TOOL_NAME } from '@toolgate/contract';
 import { defineTool, type ToolIR } from '@toolgate/toolir';
-import { GoogleGenAI } from '@google/genai';
+import { GoogleGenAI, type Tool as GeminiTool } from '@google/genai';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -204,7 +204,8 @@ describe('runToolLoop with a toolSearch', () => {
       request: {
         model: 'gemini-2.5-flash',
         contents: 'Will it rain in Quito?',
-        config: { tools: [search.definition] },
+        // @google/genai declares `Type` as an enum; the values are the same strings (official-clients.test-d.ts).
+        config: { tools: [search.definition] as GeminiTool[] },
       },
       execute: local,
       toolSearch: search,
