@@ -386,7 +386,11 @@ describe.skipIf(!onPglite)(
             {
               json: anthropicMessage({
                 calls: [
-                  { id: 'toolu_s', name: SEARCH_TOOL_NAME, arguments: { query: 'weather in a city' } },
+                  {
+                    id: 'toolu_s',
+                    name: SEARCH_TOOL_NAME,
+                    arguments: { query: 'weather in a city' },
+                  },
                 ],
               }),
             },
