@@ -8,9 +8,13 @@ export function exportValidity(ir: ToolIR): Record<Provider, ImportExportValidit
   for (const provider of PROVIDERS) {
     try {
       const { report } = getAdapter(provider).toolsToWire([ir]);
-      const problems = report.limits.map(
-        (limit) => `${limit.limit}: ${limit.actual} > ${limit.max}`,
-      );
+      // Where the offender is and what is wrong with it, not only the figures.
+      const problems = report.limits.map((limit) => {
+        const where = limit.path === undefined ? '' : ` at ${limit.path}`;
+        return limit.detail === undefined
+          ? `${limit.limit}${where}: ${limit.actual} > ${limit.max}`
+          : `${limit.limit}${where}: ${limit.detail}`;
+      });
       result[provider] = {
         valid: problems.length === 0,
         downgrades: report.entries.length,

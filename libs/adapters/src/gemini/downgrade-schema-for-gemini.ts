@@ -394,8 +394,15 @@ class GeminiSchemaConverter {
     const source = isSchemaNode(node['properties']) ? node['properties'] : {};
     for (const [key, value] of Object.entries(source)) {
       const at = pointer(context.path, 'properties', key);
-      if (!PARAMETER_NAME.test(key))
-        this.reporter.exceeds({ limit: 'parameterName', actual: key.length, max: 64, path: at });
+      if (!PARAMETER_NAME.test(key)) {
+        this.reporter.exceeds({
+          limit: 'parameterName',
+          actual: key.length,
+          max: 64,
+          path: at,
+          detail: `property "${key}": Gemini takes names of letters, digits and _ (not starting with a digit), at most 64 long`,
+        });
+      }
       const converted = this.convert(value, at);
       if (converted === undefined)
         this.reporter.note(at, 'properties', {

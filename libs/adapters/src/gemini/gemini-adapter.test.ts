@@ -227,7 +227,15 @@ describe('gemini schema downgrade (provider-rules §2.1)', () => {
     const { parameters, limits } = convert({ città: { type: 'string' } });
     expect(Object.keys(parameters?.properties ?? {})).toEqual(['città']);
     expect(limits).toEqual([
-      { tool: 'rules', limit: 'parameterName', actual: 5, max: 64, path: '/properties/città' },
+      {
+        tool: 'rules',
+        limit: 'parameterName',
+        actual: 5,
+        max: 64,
+        path: '/properties/città',
+        // The key is named: its length is within the limit, its characters are not.
+        detail: expect.stringContaining('property "città"') as string,
+      },
     ]);
   });
 

@@ -1,0 +1,30 @@
+import { parseToolIR } from '@toolgate/toolir';
+import { describe, expect, it } from 'vitest';
+import { exportValidity } from './export-validity';
+
+const tool = (properties: Record<string, unknown>) =>
+  parseToolIR({
+    schema_version: '1.0',
+    id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
+    name: 'list_items',
+    version: '1.0.0',
+    description: 'Lists the items.',
+    parameters: { type: 'object', properties },
+    behavior: { readonly: true, destructive: false, idempotent: true },
+    constraints: { timeout_ms: 5000 },
+  });
+
+describe('exportValidity', () => {
+  it('is valid everywhere for a plain tool', () => {
+    const validity = exportValidity(tool({ limit: { type: 'integer' } }));
+    expect(Object.values(validity).every((format) => format.valid)).toBe(true);
+  });
+
+  it('names the key a format refuses and why, not only figures', () => {
+    const validity = exportValidity(tool({ 'array<any>': { type: 'string' } }));
+    expect(validity.gemini.valid).toBe(false);
+    expect(validity.gemini.problems).toEqual([
+      expect.stringMatching(/^parameterName at \/properties\/array<any>: property "array<any>"/),
+    ]);
+  });
+});
