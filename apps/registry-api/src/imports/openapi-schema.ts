@@ -1,4 +1,4 @@
-import { isRecord, setOwnProperty } from '@toolgate/toolir';
+import { isRecord, setOwnProperty, toJsonPointer } from '@toolgate/toolir';
 
 // Keywords whose value is one subschema.
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -44,11 +44,38 @@ export class OpenApiSchemaError extends Error {
  * `examples`, and OpenAPI-only keywords and `x-` extensions are dropped. A `$ref` left by the
  * dereferencer marks a recursive schema, which a tool's standalone schema cannot express here.
  */
-export function openApiSchemaToJsonSchema(schema: unknown, version: '3.0' | '3.1'): unknown {
-  return convert(schema, version, new Set());
+export function openApiSchemaToJsonSchema(
+  schema: unknown,
+  version: '3.0' | '3.1',
+  options: SchemaConversionOptions = {},
+): unknown {
+  return convert(schema, version, new Set(), { ...options, at: [] });
 }
 
-function convert(schema: unknown, version: '3.0' | '3.1', ancestors: Set<object>): unknown {
+/** Which side of an exchange the schema describes. */
+export interface SchemaConversionOptions {
+  /**
+   * A request's schema: properties marked `readOnly` (set by the server, e.g. an id) are left out
+   * and no longer required, and each left out is pushed to `omitted` as a JSON Pointer.
+   */
+  request?: { omitted: string[] };
+}
+
+interface ConversionContext extends SchemaConversionOptions {
+  /** Where the schema being converted sits, for `omitted`. */
+  at: ReadonlyArray<string | number>;
+}
+
+function isReadOnly(schema: unknown): boolean {
+  return isRecord(schema) && schema['readOnly'] === true;
+}
+
+function convert(
+  schema: unknown,
+  version: '3.0' | '3.1',
+  ancestors: Set<object>,
+  context: ConversionContext,
+): unknown {
   if (typeof schema === 'boolean') return schema;
   if (!isRecord(schema)) throw new OpenApiSchemaError('a schema must be an object');
   if (ancestors.has(schema)) throw new OpenApiSchemaError('the schema is recursive');
@@ -58,18 +85,27 @@ function convert(schema: unknown, version: '3.0' | '3.1', ancestors: Set<object>
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
+    const at = (...segments: Array<string | number>): ConversionContext => ({
+      ...context,
+      at: [...context.at, key, ...segments],
+    });
     if (SUBSCHEMA_KEYWORDS.has(key) && (isRecord(value) || typeof value === 'boolean')) {
-      setOwnProperty(result, key, convert(value, version, ancestors));
+      setOwnProperty(result, key, convert(value, version, ancestors, at()));
     } else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
       setOwnProperty(
         result,
         key,
-        value.map((item) => convert(item, version, ancestors)),
+        value.map((item, index) => convert(item, version, ancestors, at(index))),
       );
     } else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
       const map: Record<string, unknown> = {};
       for (const [name, item] of Object.entries(value)) {
-        setOwnProperty(map, name, convert(item, version, ancestors));
+        // What the server sets is not the caller's to send.
+        if (key === 'properties' && context.request !== undefined && isReadOnly(item)) {
+          context.request.omitted.push(toJsonPointer(at(name).at));
+          continue;
+        }
+        setOwnProperty(map, name, convert(item, version, ancestors, at(name)));
       }
       setOwnProperty(result, key, map);
     } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
@@ -82,6 +118,12 @@ function convert(schema: unknown, version: '3.0' | '3.1', ancestors: Set<object>
     } else {
       setOwnProperty(result, key, structuredClone(value));
     }
+  }
+  if (context.request !== undefined && Array.isArray(result['required'])) {
+    const properties = isRecord(schema['properties']) ? schema['properties'] : {};
+    result['required'] = (result['required'] as unknown[]).filter(
+      (name) => typeof name !== 'string' || !isReadOnly(properties[name]),
+    );
   }
   if (typeof schema['exclusiveMinimum'] === 'boolean' && schema['exclusiveMinimum'])
     delete result['minimum'];

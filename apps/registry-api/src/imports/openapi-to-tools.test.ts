@@ -377,6 +377,53 @@ describe('openApiToTools', () => {
     });
   });
 
+  it('offers no read-only body property to the model, at any depth, and says which it left out', () => {
+    const [created] = openApiToTools(
+      documentWith({
+        '/users': {
+          post: {
+            operationId: 'createUser',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      id: { type: 'string', readOnly: true },
+                      name: { type: 'string' },
+                      address: {
+                        type: 'object',
+                        properties: {
+                          city: { type: 'string' },
+                          geocoded_at: { type: 'string', readOnly: true },
+                        },
+                        required: ['city', 'geocoded_at'],
+                      },
+                    },
+                    required: ['id', 'name'],
+                  },
+                },
+              },
+            },
+            ...ok,
+          },
+        },
+      }),
+    ).tools;
+    expect(created?.parameters).toMatchObject({
+      properties: {
+        name: { type: 'string' },
+        address: { properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+      required: ['name'],
+    });
+    expect(Object.keys(created?.parameters['properties'] as object)).toEqual(['name', 'address']);
+    expect(created?.warnings).toContainEqual(
+      expect.stringContaining('/properties/id, /properties/address/properties/geocoded_at'),
+    );
+  });
+
   it('skips every operation when the server URL is relative and no base URL is given', () => {
     const result = openApiToTools({
       ...documentWith({ '/x': { get: ok } }),

@@ -8,7 +8,11 @@ import {
   type SecretRef,
 } from '@toolgate/engine';
 import { isRecord, setOwnProperty, TagSchema, type ToolBehavior } from '@toolgate/toolir';
-import { OpenApiSchemaError, openApiSchemaToJsonSchema } from './openapi-schema';
+import {
+  OpenApiSchemaError,
+  openApiSchemaToJsonSchema,
+  type SchemaConversionOptions,
+} from './openapi-schema';
 import { sanitizeToolName, uniqueName } from './tool-names';
 import type { ToolCandidate } from './tool-version-plan';
 
@@ -159,9 +163,14 @@ function parametersOf(
   return [...byKey.values()];
 }
 
-function convertSchema(schema: unknown, version: '3.0' | '3.1', where: string): unknown {
+function convertSchema(
+  schema: unknown,
+  version: '3.0' | '3.1',
+  where: string,
+  options: SchemaConversionOptions = {},
+): unknown {
   try {
-    return openApiSchemaToJsonSchema(schema, version);
+    return openApiSchemaToJsonSchema(schema, version, options);
   } catch (error) {
     if (error instanceof OpenApiSchemaError) fail(`${where}: ${error.message}`);
     throw error;
@@ -406,7 +415,15 @@ function mapBody(
   body: { schema: unknown; required: boolean } | undefined,
 ): { mode: NonNullable<HttpExecutorConfig['body']>; closed: boolean } {
   if (body === undefined) return { mode: 'none', closed: true };
-  const schema = convertSchema(body.schema, version, 'the request body');
+  const omitted: string[] = [];
+  const schema = convertSchema(body.schema, version, 'the request body', {
+    request: { omitted },
+  });
+  if (omitted.length > 0) {
+    shape.warnings.push(
+      `read-only body properties are not offered to the model (the server sets them): ${omitted.join(', ')}`,
+    );
+  }
   const plainObject =
     isRecord(schema) &&
     (schema['type'] === 'object' ||
