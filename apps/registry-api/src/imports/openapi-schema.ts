@@ -49,7 +49,7 @@ export function openApiSchemaToJsonSchema(
   version: '3.0' | '3.1',
   options: SchemaConversionOptions = {},
 ): unknown {
-  return convert(schema, version, new Set(), { ...options, at: [] });
+  return convert(schema, { ...options, version, ancestors: new Set(), at: [] });
 }
 
 /** Which side of an exchange the schema describes. */
@@ -62,6 +62,9 @@ export interface SchemaConversionOptions {
 }
 
 interface ConversionContext extends SchemaConversionOptions {
+  version: '3.0' | '3.1';
+  /** The schemas above this one, to find a recursion. */
+  ancestors: Set<object>;
   /** Where the schema being converted sits, for `omitted`. */
   at: ReadonlyArray<string | number>;
 }
@@ -70,12 +73,8 @@ function isReadOnly(schema: unknown): boolean {
   return isRecord(schema) && schema['readOnly'] === true;
 }
 
-function convert(
-  schema: unknown,
-  version: '3.0' | '3.1',
-  ancestors: Set<object>,
-  context: ConversionContext,
-): unknown {
+function convert(schema: unknown, context: ConversionContext): unknown {
+  const { version, ancestors } = context;
   if (typeof schema === 'boolean') return schema;
   if (!isRecord(schema)) throw new OpenApiSchemaError('a schema must be an object');
   if (ancestors.has(schema)) throw new OpenApiSchemaError('the schema is recursive');
@@ -90,12 +89,12 @@ function convert(
       at: [...context.at, key, ...segments],
     });
     if (SUBSCHEMA_KEYWORDS.has(key) && (isRecord(value) || typeof value === 'boolean')) {
-      setOwnProperty(result, key, convert(value, version, ancestors, at()));
+      setOwnProperty(result, key, convert(value, at()));
     } else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
       setOwnProperty(
         result,
         key,
-        value.map((item, index) => convert(item, version, ancestors, at(index))),
+        value.map((item, index) => convert(item, at(index))),
       );
     } else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
       const map: Record<string, unknown> = {};
@@ -105,7 +104,7 @@ function convert(
           context.request.omitted.push(toJsonPointer(at(name).at));
           continue;
         }
-        setOwnProperty(map, name, convert(item, version, ancestors, at(name)));
+        setOwnProperty(map, name, convert(item, at(name)));
       }
       setOwnProperty(result, key, map);
     } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {

@@ -165,10 +165,9 @@ function parametersOf(
 
 function convertSchema(
   schema: unknown,
-  version: '3.0' | '3.1',
-  where: string,
-  options: SchemaConversionOptions = {},
+  context: { version: '3.0' | '3.1'; where: string } & SchemaConversionOptions,
 ): unknown {
+  const { version, where, ...options } = context;
   try {
     return openApiSchemaToJsonSchema(schema, version, options);
   } catch (error) {
@@ -373,7 +372,7 @@ function mapParameters(
       }
     }
     const schema = withDescription(
-      convertSchema(parameter.schema, context.version, where),
+      convertSchema(parameter.schema, { version: context.version, where }),
       parameter.description,
     );
     let argument: string;
@@ -416,7 +415,9 @@ function mapBody(
 ): { mode: NonNullable<HttpExecutorConfig['body']>; closed: boolean } {
   if (body === undefined) return { mode: 'none', closed: true };
   const omitted: string[] = [];
-  const schema = convertSchema(body.schema, version, 'the request body', {
+  const schema = convertSchema(body.schema, {
+    version,
+    where: 'the request body',
     request: { omitted },
   });
   if (omitted.length > 0) {
