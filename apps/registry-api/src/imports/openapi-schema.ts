@@ -80,9 +80,12 @@ function convert(schema: unknown, context: ConversionContext): unknown {
   if (ancestors.has(schema)) throw new OpenApiSchemaError('the schema is recursive');
   if ('$ref' in schema)
     throw new OpenApiSchemaError('the schema is recursive ($ref left in place)');
+  // 2019-09's recursion: a tool's standalone schema cannot point back into itself.
+  if ('$recursiveRef' in schema || '$dynamicRef' in schema)
+    throw new OpenApiSchemaError('the schema is recursive ($recursiveRef / $dynamicRef)');
   ancestors.add(schema);
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
+  for (const [key, value] of Object.entries(olderDraftsAs2020(schema))) {
     if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
     const at = (...segments: Array<string | number>): ConversionContext => ({
       ...context,
@@ -132,6 +135,44 @@ function convert(schema: unknown, context: ConversionContext): unknown {
   if ('example' in schema && !('examples' in result))
     result['examples'] = [structuredClone(schema['example'])];
   ancestors.delete(schema);
+  return result;
+}
+
+/**
+ * The keywords of drafts 04-07 and 2019-09 that 2020-12 spells otherwise (OpenAPI 3.1 documents
+ * mix them in, as OpenAI's own does): tuple `items` arrays become `prefixItems` (and
+ * `additionalItems` the `items` after them), `dependencies` splits into `dependentRequired` and
+ * `dependentSchemas`; `$recursiveAnchor`, a draft-04 `id` and a nested `$schema` only named or
+ * anchored the schema, and go.
+ */
+function olderDraftsAs2020(schema: Record<string, unknown>): Record<string, unknown> {
+  const legacy =
+    Array.isArray(schema['items']) ||
+    'dependencies' in schema ||
+    '$recursiveAnchor' in schema ||
+    typeof schema['id'] === 'string' ||
+    '$schema' in schema;
+  if (!legacy) return schema;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (
+      key === '$recursiveAnchor' ||
+      key === '$schema' ||
+      (key === 'id' && typeof value === 'string')
+    )
+      continue;
+    if (key === 'items' && Array.isArray(value)) setOwnProperty(result, 'prefixItems', value);
+    else if (key === 'additionalItems' && Array.isArray(schema['items']))
+      setOwnProperty(result, 'items', value);
+    else if (key === 'dependencies' && isRecord(value)) {
+      for (const [name, dependency] of Object.entries(value)) {
+        const target = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+        const map = isRecord(result[target]) ? result[target] : {};
+        setOwnProperty(map, name, dependency);
+        result[target] = map;
+      }
+    } else setOwnProperty(result, key, value);
+  }
   return result;
 }
 

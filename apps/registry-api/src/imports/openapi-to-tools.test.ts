@@ -1,3 +1,4 @@
+import { parseToolIR } from '@toolgate/toolir';
 import { describe, expect, it } from 'vitest';
 import { ToolException } from '../problem/tool.exception';
 import { loadOpenApiDocument } from './openapi-document';
@@ -36,6 +37,63 @@ describe('openApiSchemaToJsonSchema', () => {
         '3.0',
       ),
     ).toEqual({ type: ['integer', 'null'], exclusiveMinimum: 0, examples: [3] });
+  });
+
+  it("writes older drafts' keywords as 2020-12 spells them", () => {
+    expect(
+      openApiSchemaToJsonSchema(
+        {
+          $schema: 'http://json-schema.org/draft-07/schema#',
+          $recursiveAnchor: true,
+          id: 'urn:point',
+          type: 'object',
+          properties: {
+            pair: {
+              type: 'array',
+              items: [{ type: 'number' }, { type: 'number' }],
+              additionalItems: false,
+            },
+          },
+          dependencies: { street: ['city'], card: { required: ['cvc'] } },
+        },
+        '3.1',
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        pair: {
+          type: 'array',
+          prefixItems: [{ type: 'number' }, { type: 'number' }],
+          items: false,
+        },
+      },
+      dependentRequired: { street: ['city'] },
+      dependentSchemas: { card: { required: ['cvc'] } },
+    });
+    // What the import stores is a valid ToolIR (the raw 2019-09 keywords failed its schema check).
+    const recursiveAnchored = openApiSchemaToJsonSchema(
+      { type: 'object', $recursiveAnchor: true, properties: { q: { type: 'string' } } },
+      '3.1',
+    ) as Record<string, unknown>;
+    expect(() =>
+      parseToolIR({
+        schema_version: '1.0',
+        id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
+        name: 'anchored',
+        version: '1.0.0',
+        description: 'x',
+        parameters: recursiveAnchored,
+        behavior: { readonly: true, destructive: false, idempotent: true },
+        constraints: { timeout_ms: 5000 },
+      }),
+    ).not.toThrow();
+    // A property named "id" is data, not the draft-04 keyword.
+    expect(
+      openApiSchemaToJsonSchema({ type: 'object', properties: { id: { type: 'string' } } }, '3.1'),
+    ).toEqual({ type: 'object', properties: { id: { type: 'string' } } });
+    expect(() =>
+      openApiSchemaToJsonSchema({ type: 'array', items: { $recursiveRef: '#' } }, '3.1'),
+    ).toThrow(/recursive/);
   });
 
   it('refuses a recursive schema', () => {
