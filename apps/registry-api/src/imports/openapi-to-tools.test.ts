@@ -155,15 +155,25 @@ describe('openApiToTools', () => {
           },
           put: {
             operationId: 'formOnly',
-            requestBody: { content: { 'application/x-www-form-urlencoded': { schema: {} } } },
+            requestBody: {
+              content: { 'application/x-www-form-urlencoded': { schema: { type: 'array' } } },
+            },
             ...ok,
           },
+
           patch: {
             operationId: 'queryKey',
             security: [{ queryKey: [] }],
             ...ok,
           },
           options: { operationId: 'options', ...ok },
+        },
+        '/upload': {
+          post: {
+            operationId: 'multipartOnly',
+            requestBody: { content: { 'multipart/form-data': { schema: { type: 'object' } } } },
+            ...ok,
+          },
         },
         '/m/{id}': {
           get: {
@@ -201,7 +211,8 @@ describe('openApiToTools', () => {
       Object.fromEntries(result.skipped.map((skip) => [skip.operation_id, skip.reason])),
     ).toEqual({
       hostHeader: expect.stringMatching(/required header parameter "Host".*sets that header/),
-      formOnly: expect.stringMatching(/no JSON media type/),
+      formOnly: expect.stringMatching(/form-urlencoded request body must be an object/),
+      multipartOnly: expect.stringMatching(/no JSON or form-urlencoded media type/),
       queryKey: expect.stringMatching(/security scheme "queryKey"/),
       options: expect.stringMatching(/OPTIONS/),
       matrix: expect.stringMatching(/style "matrix"/),
@@ -432,6 +443,38 @@ describe('openApiToTools', () => {
     expect(optional?.parameters['required']).toEqual(['id']);
     expect(required?.protocolMeta).toMatchObject({
       toolgate: { executor: { body: 'remaining_arguments', query: 'none' } },
+    });
+  });
+
+  it('sends a form-urlencoded body when the operation has no JSON one', () => {
+    const [form] = openApiToTools(
+      documentWith({
+        '/charges': {
+          post: {
+            operationId: 'createCharge',
+            requestBody: {
+              required: true,
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: {
+                    type: 'object',
+                    properties: { amount: { type: 'integer' }, currency: { type: 'string' } },
+                    required: ['amount'],
+                  },
+                },
+              },
+            },
+            ...ok,
+          },
+        },
+      }),
+    ).tools;
+    expect(form?.parameters).toMatchObject({
+      properties: { amount: { type: 'integer' }, currency: { type: 'string' } },
+      required: ['amount'],
+    });
+    expect(form?.protocolMeta).toMatchObject({
+      toolgate: { executor: { body: 'remaining_arguments', body_encoding: 'form' } },
     });
   });
 

@@ -246,23 +246,34 @@ function chooseSecurity(
   fail(`no security requirement can be met with header or query secrets: ${reasons.join('; ')}`);
 }
 
-function jsonBodySchema(
-  operation: Record<string, unknown>,
-): { schema: unknown; required: boolean } | undefined {
+/** A request body the http executor can send: JSON, else a form of named values. */
+interface RequestBody {
+  schema: unknown;
+  required: boolean;
+  encoding: 'json' | 'form';
+}
+
+const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+function requestBodyOf(operation: Record<string, unknown>): RequestBody | undefined {
   const body = operation['requestBody'];
   if (!isRecord(body)) return undefined;
   const content = isRecord(body['content']) ? body['content'] : {};
-  const json = Object.entries(content).find(([type]) => JSON_MEDIA_TYPE.test(type));
-  if (json === undefined) {
-    const types = Object.keys(content).join(', ') || 'none';
+  const entries = Object.entries(content);
+  const json = entries.find(([type]) => JSON_MEDIA_TYPE.test(type));
+  const form = entries.find(([type]) => FORM_MEDIA_TYPE.test(type));
+  const chosen = json ?? form;
+  if (chosen === undefined) {
+    const types = entries.map(([type]) => type).join(', ') || 'none';
     fail(
-      `the request body has no JSON media type (${types}); the http executor sends JSON bodies only`,
+      `the request body has no JSON or form-urlencoded media type (${types}); the http executor sends those only`,
     );
   }
-  const media = json[1];
+  const media = chosen[1];
   return {
     schema: isRecord(media) ? (media['schema'] ?? {}) : {},
     required: body['required'] === true,
+    encoding: json === undefined ? 'form' : 'json',
   };
 }
 
@@ -411,7 +422,7 @@ function mapParameters(
 function mapBody(
   shape: ArgumentShape,
   version: '3.0' | '3.1',
-  body: { schema: unknown; required: boolean } | undefined,
+  body: RequestBody | undefined,
 ): { mode: NonNullable<HttpExecutorConfig['body']>; closed: boolean } {
   if (body === undefined) return { mode: 'none', closed: true };
   const omitted: string[] = [];
@@ -430,6 +441,8 @@ function mapBody(
     (schema['type'] === 'object' ||
       (schema['type'] === undefined && isRecord(schema['properties']))) &&
     !['allOf', 'anyOf', 'oneOf'].some((keyword) => keyword in schema);
+  if (body.encoding === 'form' && !plainObject)
+    fail('a form-urlencoded request body must be an object of named values');
   const bodyProperties = plainObject && isRecord(schema['properties']) ? schema['properties'] : {};
   const collisions = Object.keys(bodyProperties).filter((name) =>
     Object.hasOwn(shape.properties, name),
@@ -485,7 +498,8 @@ function convertOperation(
     { path, version, security },
     parametersOf(pathItem, operation),
   );
-  const body = mapBody(shape, version, jsonBodySchema(operation));
+  const requestBody = requestBodyOf(operation);
+  const body = mapBody(shape, version, requestBody);
   if (mapped.legacyQuery && body.mode !== 'none')
     fail(
       'a query parameter serialized as a media type (content) and a request body cannot both be sent',
@@ -499,6 +513,7 @@ function convertOperation(
     ...(Object.keys(security.query).length > 0 ? { query_params: security.query } : {}),
     ...(Object.keys(mapped.parameters).length > 0 ? { parameters: mapped.parameters } : {}),
     body: body.mode,
+    ...(requestBody?.encoding === 'form' ? { body_encoding: 'form' as const } : {}),
     query: mapped.legacyQuery ? 'remaining_arguments' : 'none',
     max_response_bytes: 1024 * 1024,
   };

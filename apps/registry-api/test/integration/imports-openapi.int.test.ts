@@ -86,6 +86,11 @@ function answerPetstore(request: IncomingMessage, response: ServerResponse): voi
     response.end(JSON.stringify({ updated: true }));
     return;
   }
+  if (request.method === 'POST' && request.url === '/api/v3/charges') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ charged: true }));
+    return;
+  }
   if (request.method === 'POST' && request.url === '/api/v3/user/createWithList') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ created: true }));
@@ -400,6 +405,66 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
       error: { code: 'invalid_arguments', retryable: false },
     });
     expect(received).toHaveLength(1);
+  });
+
+  it('sends a form-urlencoded body through the gateway for an operation that takes no JSON', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Charges', version: '1.0.0' },
+      servers: [{ url: `${petstoreUrl}/api/v3` }],
+      paths: {
+        '/charges': {
+          post: {
+            operationId: 'createCharge',
+            requestBody: {
+              required: true,
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      amount: { type: 'integer' },
+                      expand: { type: 'array', items: { type: 'string' } },
+                      metadata: { type: 'object', properties: { order: { type: 'string' } } },
+                    },
+                    required: ['amount'],
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const imported = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document, name_prefix: 'form_', publish: true },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.skipped).toEqual([]);
+    received.length = 0;
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      body: [
+        {
+          id: `call-${randomUUID()}`,
+          name: 'form_createCharge',
+          arguments: { amount: 2000, expand: ['customer', 'invoice'], metadata: { order: 'A 17' } },
+        },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ ok: true, data: { charged: true } });
+    expect(received).toHaveLength(1);
+    expect(received[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(received[0]?.body).toBe(
+      'amount=2000&expand=customer&expand=invoice&metadata%5Border%5D=A+17',
+    );
   });
 
   it('writes nothing when the same document is imported again', async () => {

@@ -114,6 +114,10 @@ export const HttpExecutorConfigSchema = z
         description:
           "What goes into the JSON body; default: the arguments not used in the URL (nor listed in `parameters`) for POST/PUT/PATCH, nothing otherwise. `{argument}`: that one argument's value is the whole body (arrays, primitives), none when it is absent.",
       }),
+    body_encoding: z.enum(['json', 'form']).optional().meta({
+      description:
+        '`json` (default): the body as `application/json`. `form`: as `application/x-www-form-urlencoded` (an object body only): each property `name=value`, arrays as repeated names, nested objects as `name[key]=value`, `null` and absent properties left out.',
+    }),
     query: z.enum(['remaining_arguments', 'none']).optional().meta({
       description:
         'What goes into the query string; default: the arguments not used in the URL (nor listed in `parameters`) for GET/HEAD/DELETE.',

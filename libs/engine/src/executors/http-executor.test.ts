@@ -610,6 +610,58 @@ describe('http executor parameters mapping', () => {
     ]);
   });
 
+  it('sends a form-urlencoded body: repeated names for arrays, brackets for objects, no nulls', async () => {
+    const { server, seen } = await recordingServer();
+    const charge = httpTool({
+      name: 'create_charge',
+      config: {
+        kind: 'http',
+        method: 'POST',
+        url: `${server.url}/v1/charges/{account}`,
+        body_encoding: 'form',
+      },
+    });
+    const wholeBody = httpTool({
+      name: 'form_body',
+      config: {
+        kind: 'http',
+        method: 'POST',
+        url: `${server.url}/v1/forms`,
+        body: { argument: 'body' },
+        body_encoding: 'form',
+      },
+    });
+    const { context } = createHarness({
+      tools: [charge, wholeBody],
+      executors: { http: createHttpExecutor() },
+    });
+    const sent = await executeCall(
+      callOf('create_charge', {
+        account: 'acct 1',
+        amount: 2000,
+        description: 'Tea & cake = 20 €',
+        expand: ['customer', 'invoice'],
+        metadata: { order: 'A-17', gift: true },
+        coupon: null,
+      }),
+      context,
+    );
+    expect(sent.result.ok, JSON.stringify(sent.result)).toBe(true);
+    const refused = await executeCall(callOf('form_body', { body: [1, 2] }), context);
+    expect(refused.result).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toBe('/v1/charges/acct%201');
+    expect(seen[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect([...new URLSearchParams(seen[0]?.body ?? '')]).toEqual([
+      ['amount', '2000'],
+      ['description', 'Tea & cake = 20 €'],
+      ['expand', 'customer'],
+      ['expand', 'invoice'],
+      ['metadata[order]', 'A-17'],
+      ['metadata[gift]', 'true'],
+    ]);
+  });
+
   it('fills array and object path arguments in simple style and refuses a missing one', async () => {
     const { server, seen } = await recordingServer();
     const tool = httpTool({

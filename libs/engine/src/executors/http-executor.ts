@@ -5,7 +5,7 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
-import { argumentText, placeParameters } from './http-parameters';
+import { argumentText, formBody, placeParameters } from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 
@@ -142,15 +142,23 @@ async function executeHttp(
       if (fixedCookie !== undefined) delete headers[fixedCookie];
       headers['cookie'] = cookies.join('; ');
     }
-    let body: string | undefined;
+    let content: { value: unknown } | undefined;
     if (typeof bodyMode === 'object') {
       const { argument } = bodyMode;
       if (Object.hasOwn(request.arguments, argument) && request.arguments[argument] !== undefined)
-        body = JSON.stringify(request.arguments[argument]);
+        content = { value: request.arguments[argument] };
     } else if (bodyMode !== 'none') {
-      body = JSON.stringify(bodyMode === 'arguments' ? request.arguments : remaining);
+      content = { value: bodyMode === 'arguments' ? request.arguments : remaining };
     }
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const form = config.body_encoding === 'form';
+    const body =
+      content === undefined
+        ? undefined
+        : form
+          ? formBody(content.value)
+          : JSON.stringify(content.value);
+    if (body !== undefined)
+      headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
     const response = await sendRequest(url, {
       method: config.method,
       headers,

@@ -44,6 +44,26 @@ export function argumentText(value: unknown): string {
     : JSON.stringify(value);
 }
 
+/**
+ * An object body as `application/x-www-form-urlencoded` (what form APIs such as Stripe's read):
+ * `name=value` per property, arrays as repeated names, nested objects as `name[key]`; `null` and
+ * absent values are left out, as a form would not send them.
+ */
+export function formBody(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    invalid('a form body must be an object of named values');
+  const form = new URLSearchParams();
+  const add = (name: string, item: unknown): void => {
+    if (item === null || item === undefined) return;
+    if (Array.isArray(item)) for (const element of item) add(name, element);
+    else if (typeof item === 'object')
+      for (const [key, nested] of Object.entries(item)) add(`${name}[${key}]`, nested);
+    else form.append(name, argumentText(item));
+  };
+  for (const [name, item] of Object.entries(value)) add(name, item);
+  return form.toString();
+}
+
 function invalid(message: string): never {
   throw new ToolExecutionError({ code: 'invalid_arguments', message });
 }
