@@ -184,6 +184,7 @@ export class McpServersService {
       publish: server.publish,
       byName,
       origin,
+      teamSecrets: await this.secrets.teamSecretNames(server.teamId),
     });
 
     const upstreamNames = new Set(listed.tools.map((tool) => tool.name));

@@ -7,6 +7,7 @@ import { ExportCache } from '../exports/export-cache';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { assertImportEgress } from './import-egress';
+import { SecretsService } from '../secrets/secrets.service';
 import { ImportsRepository } from './imports.repository';
 import { loadOpenApiDocument } from './openapi-document';
 import { openApiToTools, type OperationRef } from './openapi-to-tools';
@@ -21,6 +22,7 @@ export class OpenApiImportService {
     @Inject(TeamsRepository) private readonly teams: TeamsRepository,
     @Inject(ExportCache) private readonly cache: ExportCache,
     @Inject(GATEWAY_OPTIONS) private readonly gateway: GatewayOptions,
+    @Inject(SecretsService) private readonly secrets: SecretsService,
   ) {}
 
   /** One tool per operation; every tool, version, release and audit event commits in one transaction. */
@@ -63,6 +65,7 @@ export class OpenApiImportService {
         publish: body.publish,
         byName: new Map(existing.map((tool) => [tool.name, tool])),
         origin,
+        teamSecrets: await this.secrets.teamSecretNames(teamId),
       },
     );
     const result: OpenApiImport = {

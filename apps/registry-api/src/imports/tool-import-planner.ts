@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportedTool } from '@toolgate/contract';
+import { readExecutorConfig, secretReferencesOf } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
@@ -51,6 +52,8 @@ export function planImport<TSource>(
     publish: boolean;
     byName: ReadonlyMap<string, ImportedToolRow>;
     origin: Record<string, unknown>;
+    /** The names of the secrets the team has. */
+    teamSecrets: ReadonlySet<string>;
   },
 ): ImportPlan<TSource> {
   const result: ImportPlan<TSource> = { planned: [], failed: [], versions: [], audit: [] };
@@ -102,6 +105,7 @@ export function planImport<TSource>(
       changes: plan.changes,
       warnings: input.candidate.warnings,
       exports: exportValidity(plan.ir),
+      secrets: secretsOf(plan.ir, context.teamSecrets),
     };
     result.planned.push({ source: input.source, plan, dto });
     if (plan.action === 'unchanged') continue;
@@ -154,4 +158,12 @@ export function planImport<TSource>(
 
 function statusOf(existing: ImportedToolRow | null, version: string): 'draft' | 'published' {
   return existing?.versions.find((row) => row.version === version)?.status ?? 'draft';
+}
+
+/** The secrets a version's calls send, each once, and whether the team has it. */
+export function secretsOf(ir: ToolIR, teamSecrets: ReadonlySet<string>): ImportedTool['secrets'] {
+  const read = readExecutorConfig(ir);
+  if (!read.ok) return [];
+  const names = [...new Set(secretReferencesOf(read.config).map((reference) => reference.name))];
+  return names.map((name) => ({ name, set: teamSecrets.has(name) }));
 }

@@ -74,6 +74,15 @@ export class SecretsRepository {
     });
   }
 
+  /** The names of every secret the team has. */
+  async namesOf(teamId: string): Promise<Set<string>> {
+    const rows = await this.database.prisma.secret.findMany({
+      where: { teamId },
+      select: { name: true },
+    });
+    return new Set(rows.map((row) => row.name));
+  }
+
   /** Which of `names` the team has. */
   async existingNames(teamId: string, names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();

@@ -144,6 +144,11 @@ export class SecretsService {
     this.vault.store.forget(teamId, name);
   }
 
+  /** The names of the team's secrets (never their values), for saying what a tool still lacks. */
+  teamSecretNames(teamId: string): Promise<Set<string>> {
+    return this.secrets.namesOf(teamId);
+  }
+
   /**
    * The 422 for a version referencing secrets its team does not have, each with a JSON Pointer
    * (under `base`, where the executor config sits in the request) to where it is referenced.

@@ -187,6 +187,20 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     }
   });
 
+  it('says which secrets each imported tool needs, and that the team has not set them', async () => {
+    const response = await importPetstore({ name_prefix: 'needs_', dry_run: true });
+    expect(response.status, response.text).toBe(200);
+    const secrets = Object.fromEntries(
+      response.body.tools.map((tool: { name: string; secrets: unknown }) => [
+        tool.name,
+        tool.secrets,
+      ]),
+    );
+    expect(secrets['needs_getPetById']).toEqual([{ name: 'api_key', set: false }]);
+    expect(secrets['needs_addPet']).toEqual([{ name: 'petstore_auth', set: false }]);
+    expect(secrets['needs_logoutUser']).toEqual([]);
+  });
+
   it('maps parameters, body, behavior and security (as secret references, never values) into the ToolIR', async () => {
     const tools = await api.request({ url: '/v1/tools?tag=petstore&limit=100', key: team.key });
     const byName = new Map<string, { id: string }>(

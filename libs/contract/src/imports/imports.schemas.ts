@@ -160,6 +160,17 @@ export const ImportedToolSchema = z
     exports: z.record(z.enum(PROVIDERS), ImportExportValiditySchema).meta({
       description: 'Whether the version exports to each provider format, as GET /v1/exports would.',
     }),
+    secrets: z
+      .array(
+        z.object({
+          name: z.string(),
+          set: z.boolean().meta({ description: 'Whether the team has set this secret.' }),
+        }),
+      )
+      .meta({
+        description:
+          "The team secrets the tool's calls send (by name, never a value): each must be set (POST /v1/secrets) before a call can run; a call without it fails with `secret_unavailable` naming it.",
+      }),
   })
   .meta({ id: 'ImportedTool' });
 export type ImportedTool = z.infer<typeof ImportedToolSchema>;
