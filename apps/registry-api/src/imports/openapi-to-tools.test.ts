@@ -177,15 +177,10 @@ describe('openApiToTools', () => {
         },
         '/m/{id}': {
           get: {
-            operationId: 'matrix',
+            operationId: 'headerForm',
             parameters: [
-              {
-                name: 'id',
-                in: 'path',
-                required: true,
-                style: 'matrix',
-                schema: { type: 'string' },
-              },
+              { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'X-Ids', in: 'header', style: 'form', schema: { type: 'array' } },
             ],
             ...ok,
           },
@@ -215,7 +210,7 @@ describe('openApiToTools', () => {
       multipartOnly: expect.stringMatching(/no JSON or form-urlencoded media type/),
       queryKey: expect.stringMatching(/security scheme "queryKey"/),
       options: expect.stringMatching(/OPTIONS/),
-      matrix: expect.stringMatching(/style "matrix"/),
+      headerForm: expect.stringMatching(/style "form"/),
       contentHeader: expect.stringMatching(/header parameter "X-Filter".*media type/),
       undeclared: expect.stringMatching(/\{undeclared\} has no path parameter/),
     });
@@ -443,6 +438,46 @@ describe('openApiToTools', () => {
     expect(optional?.parameters['required']).toEqual(['id']);
     expect(required?.protocolMeta).toMatchObject({
       toolgate: { executor: { body: 'remaining_arguments', query: 'none' } },
+    });
+  });
+
+  it('keeps label and matrix path styles for the executor', () => {
+    const [tool] = openApiToTools(
+      documentWith({
+        '/colors/{palette}{shade}': {
+          get: {
+            operationId: 'getColors',
+            parameters: [
+              {
+                name: 'palette',
+                in: 'path',
+                required: true,
+                style: 'label',
+                schema: { type: 'string' },
+              },
+              {
+                name: 'shade',
+                in: 'path',
+                required: true,
+                style: 'matrix',
+                explode: true,
+                schema: { type: 'array', items: { type: 'string' } },
+              },
+            ],
+            ...ok,
+          },
+        },
+      }),
+    ).tools;
+    expect(tool?.protocolMeta).toMatchObject({
+      toolgate: {
+        executor: {
+          parameters: {
+            palette: { in: 'path', style: 'label' },
+            shade: { in: 'path', style: 'matrix', explode: true },
+          },
+        },
+      },
     });
   });
 

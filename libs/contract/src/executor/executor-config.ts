@@ -61,11 +61,11 @@ export const HttpParameterSchema = z.strictObject({
       "The name on the wire when it differs from the argument's name (e.g. `X-Request-Id`, `page[size]`).",
   }),
   style: z
-    .enum(['simple', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject'])
+    .enum(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject'])
     .optional()
     .meta({
       description:
-        'How arrays and objects are written: `simple` for path and header, `form` (default in query and cookie), `spaceDelimited`, `pipeDelimited` or `deepObject` in query.',
+        'How arrays and objects are written: `simple` (default in path and header), `label` (`.a,b`) or `matrix` (`;name=a,b`) in path, `form` (default in query and cookie), `spaceDelimited`, `pipeDelimited` or `deepObject` in query.',
     }),
   explode: z.boolean().optional().meta({
     description:
@@ -81,7 +81,7 @@ export type HttpParameter = z.infer<typeof HttpParameterSchema>;
 
 /** The OpenAPI styles each parameter location allows. */
 export const HTTP_PARAMETER_STYLES: Readonly<Record<HttpParameter['in'], ReadonlySet<string>>> = {
-  path: new Set(['simple']),
+  path: new Set(['simple', 'label', 'matrix']),
   header: new Set(['simple']),
   query: new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']),
   cookie: new Set(['form']),

@@ -662,6 +662,51 @@ describe('http executor parameters mapping', () => {
     ]);
   });
 
+  it('fills path arguments in label and matrix style, exploded or not', async () => {
+    const { server, seen } = await recordingServer();
+    const tool = (name: string, style: 'label' | 'matrix', explode: boolean) =>
+      httpTool({
+        name,
+        config: {
+          kind: 'http',
+          method: 'GET',
+          url: `${server.url}/colors/{color}`,
+          parameters: { color: { in: 'path', style, explode } },
+          query: 'none',
+        },
+      });
+    const { context } = createHarness({
+      tools: [
+        tool('label', 'label', false),
+        tool('label_x', 'label', true),
+        tool('matrix', 'matrix', false),
+        tool('matrix_x', 'matrix', true),
+      ],
+      executors: { http: createHttpExecutor() },
+    });
+    const values = ['blue', ['blue', 'dark red'], { R: 100, G: 200 }];
+    for (const name of ['label', 'label_x', 'matrix', 'matrix_x'])
+      for (const color of values) {
+        const outcome = await executeCall(callOf(name, { color }), context);
+        expect(outcome.result.ok, JSON.stringify(outcome.result)).toBe(true);
+      }
+    // RFC 6570's examples (OpenAPI 3.1, "Style Examples"), with a space to show the encoding.
+    expect(seen.map(({ url }) => url)).toEqual([
+      '/colors/.blue',
+      '/colors/.blue,dark%20red',
+      '/colors/.R,100,G,200',
+      '/colors/.blue',
+      '/colors/.blue.dark%20red',
+      '/colors/.R=100.G=200',
+      '/colors/;color=blue',
+      '/colors/;color=blue,dark%20red',
+      '/colors/;color=R,100,G,200',
+      '/colors/;color=blue',
+      '/colors/;color=blue;color=dark%20red',
+      '/colors/;R=100;G=200',
+    ]);
+  });
+
   it('fills array and object path arguments in simple style and refuses a missing one', async () => {
     const { server, seen } = await recordingServer();
     const tool = httpTool({

@@ -87,6 +87,38 @@ function serializeSimple(
   return encodePart(argumentText(value));
 }
 
+/**
+ * A path argument in its OpenAPI style (RFC 6570): `simple` `a,b`; `label` `.a,b` (exploded
+ * `.a.b`, objects `.k=v.k=v`); `matrix` `;name=a,b` (exploded `;name=a;name=b`, objects `;k=v;k=v`).
+ */
+function serializePath(
+  name: string,
+  value: unknown,
+  options: { style: string; explode: boolean },
+): string {
+  const part = (text: string): string => encode(text);
+  const { style, explode } = options;
+  if (style === 'label') {
+    if (explode && (Array.isArray(value) || isRecord(value))) {
+      const items = Array.isArray(value)
+        ? value.map((item) => part(argumentText(item)))
+        : Object.entries(value).map(([key, item]) => `${part(key)}=${part(argumentText(item))}`);
+      return `.${items.join('.')}`;
+    }
+    return `.${serializeSimple(value, false, part)}`;
+  }
+  if (style === 'matrix') {
+    if (explode && Array.isArray(value))
+      return value.map((item) => `;${part(name)}=${part(argumentText(item))}`).join('');
+    if (explode && isRecord(value))
+      return Object.entries(value)
+        .map(([key, item]) => `;${part(key)}=${part(argumentText(item))}`)
+        .join('');
+    return `;${part(name)}=${serializeSimple(value, false, part)}`;
+  }
+  return serializeSimple(value, explode, part);
+}
+
 function deepObjectPairs(
   prefix: string,
   value: Record<string, unknown>,
@@ -204,7 +236,10 @@ export function placeParameters(
       case 'path': {
         if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
           invalid(`argument "${argument}" is required to build the request URL`);
-        const segment = serializeSimple(value, parameter.explode ?? false, (part) => encode(part));
+        const segment = serializePath(name, value, {
+          style: parameter.style ?? 'simple',
+          explode: parameter.explode ?? false,
+        });
         urlTemplate = urlTemplate.split(`{${name}}`).join(segment);
         break;
       }
