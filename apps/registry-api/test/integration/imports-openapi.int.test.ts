@@ -481,6 +481,29 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     );
   });
 
+  it("imports ReadMe's public Star Trek API (120 operations, 40 with form bodies) with none skipped", async () => {
+    const document = JSON.parse(
+      readFileSync(
+        path.resolve(
+          import.meta.dirname,
+          '../../src/imports/__fixtures__/oas-examples/star-trek.json',
+        ),
+        'utf8',
+      ),
+    ) as Record<string, unknown>;
+    const before = await snapshot();
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document, base_url: petstoreUrl, name_prefix: 'trek_', dry_run: true },
+    });
+    expect(response.status, response.text.slice(0, 300)).toBe(200);
+    expect(response.body.tools).toHaveLength(120);
+    expect(response.body.skipped).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('writes nothing when the same document is imported again', async () => {
     const before = await snapshot();
     const response = await importPetstore({ publish: true, tags: ['petstore'] });

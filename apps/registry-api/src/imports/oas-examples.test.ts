@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getAdapter, PROVIDERS } from '@toolgate/adapters';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { exportValidity } from './export-validity';
+import { loadOpenApiDocument } from './openapi-document';
+import { openApiToTools } from './openapi-to-tools';
+import { candidateToIR } from './tool-version-plan';
+
+const FIXTURES = path.join(import.meta.dirname, '__fixtures__/oas-examples');
+const MCP_SCHEMA = JSON.parse(
+  readFileSync(
+    path.resolve(import.meta.dirname, '../../../../conformance/mcp/schema-2025-11-25.json'),
+    'utf8',
+  ),
+) as object;
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+ajv.addSchema(MCP_SCHEMA, 'mcp');
+const validateMcpTool = ajv.getSchema('mcp#/$defs/Tool')!;
+
+async function importFixture(file: string) {
+  const document = await loadOpenApiDocument(
+    JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Record<string, unknown>,
+  );
+  const converted = openApiToTools(document, { baseUrl: 'https://api.example.com' });
+  const irs = converted.tools.map((candidate) =>
+    candidateToIR(candidate, {
+      id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
+      version: '1.0.0',
+      timeoutMs: 30_000,
+    }),
+  );
+  const reasons = new Map<string, number>();
+  for (const skip of converted.skipped)
+    reasons.set(skip.reason, (reasons.get(skip.reason) ?? 0) + 1);
+  return { converted, irs, reasons: Object.fromEntries(reasons) };
+}
+
+const MULTIPART =
+  'the request body has no JSON or form-urlencoded media type (multipart/form-data); the http executor sends those only';
+
+describe("ReadMe's public OpenAPI examples", () => {
+  it.each([
+    ['star-trek.json', 120, {}],
+    ['train-travel.json', 7, {}],
+    ['parameters-style.json', 19, { [MULTIPART]: 6 }],
+    ['readme.json', 50, { [MULTIPART]: 4 }],
+    [
+      'schema-types.json',
+      19,
+      { 'the request body: the schema is recursive ($ref left in place)': 2 },
+    ],
+    ['schema-visibility.json', 1, {}],
+  ])('%s: %i tools, and each skipped operation with its reason', async (file, tools, reasons) => {
+    const imported = await importFixture(file);
+    expect(imported.irs).toHaveLength(tools);
+    expect(imported.reasons).toEqual(reasons);
+  });
+
+  it.each(['star-trek.json', 'train-travel.json', 'parameters-style.json', 'readme.json'])(
+    '%s: every tool exports to every format, and the MCP ones conform to the MCP schema',
+    async (file) => {
+      const { irs } = await importFixture(file);
+      for (const ir of irs) {
+        const validity = exportValidity(ir);
+        for (const provider of PROVIDERS)
+          expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
+      }
+      for (const tool of getAdapter('mcp').toolsToWire(irs).tools)
+        expect(validateMcpTool(tool), tool.name).toBe(true);
+    },
+  );
+
+  it("sends the Star Trek API's form bodies as forms instead of skipping them", async () => {
+    const { irs } = await importFixture('star-trek.json');
+    const form = irs.filter(
+      (ir) =>
+        (ir.protocol_meta?.['toolgate'] as { executor?: { body_encoding?: string } } | undefined)
+          ?.executor?.body_encoding === 'form',
+    );
+    expect(form.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('names the property keys Gemini refuses, with the rule (schema-types.json)', async () => {
+    const { irs } = await importFixture('schema-types.json');
+    const problems = irs.flatMap((ir) => exportValidity(ir).gemini.problems);
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) {
+      expect(problem).toMatch(/^parameterName at \/.+: property ".+": Gemini takes names of/);
+    }
+  });
+
+  it('offers no read-only property as an argument (schema-visibility.json)', async () => {
+    const { converted } = await importFixture('schema-visibility.json');
+    const text = JSON.stringify(converted.tools.map((tool) => tool.parameters));
+    const document = readFileSync(path.join(FIXTURES, 'schema-visibility.json'), 'utf8');
+    expect(document).toContain('"readOnly": true');
+    expect(converted.tools[0]?.warnings.join(' ')).toMatch(/read-only body properties/);
+    expect(text).not.toContain('readOnly');
+  });
+});
