@@ -116,7 +116,9 @@ describe.each([
       } catch (error) {
         thrown++;
         if (!(error instanceof AdapterError)) {
-          throw new Error(`iteration ${iteration} threw ${String(error)} for ${JSON.stringify(payload)}`);
+          throw new Error(
+            `iteration ${iteration} threw ${String(error)} for ${JSON.stringify(payload)}`,
+          );
         }
       }
     }

@@ -2,6 +2,7 @@ import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
+import { openAIDescription } from '../shared/json-schema/downgrade-openai-schema';
 import { strictHintOf } from '../shared/strict-hint';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type { OpenAIChatFunctionTool, OpenAIChatRequestOptions } from './openai-chat-api';
@@ -24,7 +25,7 @@ export function convertToolsToOpenAIChat(
       type: 'function' as const,
       function: {
         name: context.wireName,
-        description: tool.description,
+        description: openAIDescription(tool.description, context.reporter),
         parameters: downgradeSchemaForOpenAIChat(tool.parameters, context.reporter, {
           strict,
           limits: options.limits,

@@ -7,6 +7,7 @@ import { mangleName } from '../shared/names/mangle-name';
 import { NAME_RULES } from '../shared/names/name-rules';
 import completion from './__fixtures__/chat-completion-parallel-tool-calls.json';
 import truncated from './__fixtures__/chat-completion-truncated-arguments.json';
+import { openAIResponsesAdapter } from '../openai-responses/openai-responses-adapter';
 import { openAIChatAdapter as adapter } from './openai-chat-adapter';
 
 const listUnits = buildTool({ name: 'list_units', description: 'List the units.' });
@@ -346,5 +347,30 @@ describe('openai-chat strict per tool', () => {
     expect(adapter.toolsToWire([imported]).definitions[0]?.function.strict).toBe(true);
     const [loose] = adapter.toolsToWire([weatherTool()]).definitions;
     expect(adapter.toolFromWire(loose).provider_hints).toBeUndefined();
+  });
+});
+
+describe('openai-chat shapes OpenAI refuses', () => {
+  it('gives an array without items any items, and cuts a description past 1,024 characters', () => {
+    const tool = buildTool({
+      name: 'tag_items',
+      description: 'x'.repeat(1136),
+      parameters: { type: 'object', properties: { tags: { type: 'array' } } },
+    });
+    for (const wireAdapter of [adapter, openAIResponsesAdapter]) {
+      const { definitions, report } = wireAdapter.toolsToWire([tool]);
+      const wire = definitions[0] as {
+        description?: string;
+        parameters?: Record<string, unknown>;
+        function?: { description: string; parameters: Record<string, unknown> };
+      };
+      const fn = wire.function ?? wire;
+      expect(fn.description).toHaveLength(1024);
+      expect(fn.parameters?.['properties']).toEqual({ tags: { type: 'array', items: {} } });
+      expect(report.entries).toEqual([
+        expect.objectContaining({ path: '/description', action: 'rewritten' }),
+        expect.objectContaining({ path: '/properties/tags/items', action: 'rewritten' }),
+      ]);
+    }
   });
 });

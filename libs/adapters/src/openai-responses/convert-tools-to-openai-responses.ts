@@ -1,6 +1,7 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { deferralOf, defersAny } from '../shared/deferred-loading';
+import { openAIDescription } from '../shared/json-schema/downgrade-openai-schema';
 import { strictHintOf } from '../shared/strict-hint';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type {
@@ -29,7 +30,7 @@ export function convertToolsToOpenAIResponses(
     return {
       type: 'function' as const,
       name: context.wireName,
-      description: tool.description,
+      description: openAIDescription(tool.description, context.reporter),
       parameters: downgradeSchemaForOpenAIResponses(tool.parameters, context.reporter, {
         strict,
         limits: options.limits,

@@ -65,24 +65,37 @@ export function downgradeOpenAISchema(
     checkSchemaLimits(strict, reporter, { ...DEFAULT_OPENAI_LIMITS, ...options.limits });
     return strict;
   }
-  return giveTuplesItems(schema, '', reporter);
+  return giveArraysItems(schema, '', reporter);
 }
 
-// "array schema missing items" (PrefectHQ/fastmcp#2464): a prefixItems-only array gets `items`.
-function giveTuplesItems(node: SchemaNode, path: string, reporter: ToolReporter): SchemaNode {
+// "array schema missing items" (PrefectHQ/fastmcp#2464): OpenAI refuses an array schema without
+// `items`, even outside strict mode; a tuple gets any of its members, any other array any value.
+function giveArraysItems(node: SchemaNode, path: string, reporter: ToolReporter): SchemaNode {
   let result = node;
-  if (
-    typeList(node).includes('array') &&
-    node['items'] === undefined &&
-    Array.isArray(node['prefixItems'])
-  ) {
-    result = { ...node, items: { anyOf: node['prefixItems'] } };
-    reporter.note(pointer(path, 'items'), 'prefixItems', {
+  if (typeList(node).includes('array') && node['items'] === undefined) {
+    const tuple = Array.isArray(node['prefixItems']);
+    result = { ...node, items: tuple ? { anyOf: node['prefixItems'] } : {} };
+    reporter.note(pointer(path, 'items'), tuple ? 'prefixItems' : 'items', {
       action: 'rewritten',
-      detail: 'items added as any of the tuple members: extra items are now constrained',
+      detail: tuple
+        ? 'items added as any of the tuple members: extra items are now constrained'
+        : 'items added, allowing any value: OpenAI refuses an array without items',
     });
   }
   return mapSubschemas(result, path, (child, childPath) =>
-    isSchemaNode(child) ? giveTuplesItems(child, childPath, reporter) : child,
+    isSchemaNode(child) ? giveArraysItems(child, childPath, reporter) : child,
   );
+}
+
+/** OpenAI's longest function description ("string too long ... maximum length 1024"). */
+export const OPENAI_MAX_DESCRIPTION_LENGTH = 1024;
+
+/** A tool's description as OpenAI takes it: cut to its limit, with the cut reported. */
+export function openAIDescription(description: string, reporter: ToolReporter): string {
+  if (description.length <= OPENAI_MAX_DESCRIPTION_LENGTH) return description;
+  reporter.note('/description', 'description', {
+    action: 'rewritten',
+    detail: `cut from ${description.length} to ${OPENAI_MAX_DESCRIPTION_LENGTH} characters, OpenAI's limit`,
+  });
+  return `${description.slice(0, OPENAI_MAX_DESCRIPTION_LENGTH - 1)}…`;
 }
