@@ -82,13 +82,18 @@ describe("ReadMe's public OpenAPI examples", () => {
     expect(form.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('names the property keys Gemini refuses, with the rule (schema-types.json)', async () => {
+  it('names the property keys Gemini and Anthropic refuse, with the rule (schema-types.json)', async () => {
     const { irs } = await importFixture('schema-types.json');
-    const problems = irs.flatMap((ir) => exportValidity(ir).gemini.problems);
-    expect(problems.length).toBeGreaterThan(0);
-    for (const problem of problems) {
+    const gemini = irs.flatMap((ir) => exportValidity(ir).gemini.problems);
+    const anthropic = irs.flatMap((ir) => exportValidity(ir).anthropic.problems);
+    expect(gemini.length).toBeGreaterThan(0);
+    expect(anthropic.length).toBeGreaterThan(0);
+    for (const problem of gemini)
       expect(problem).toMatch(/^parameterName at \/.+: property ".+": Gemini takes names of/);
-    }
+    for (const problem of anthropic)
+      expect(problem).toMatch(/^propertyName at \/.+: property ".+": Anthropic takes names of/);
+    // The names with a space or a parenthesis, e.g. "integer (format: int8)".
+    expect(anthropic.join('\n')).toContain('property "integer (format: int8)"');
   });
 
   it('offers no read-only property as an argument (schema-visibility.json)', async () => {

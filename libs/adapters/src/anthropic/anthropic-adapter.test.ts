@@ -240,3 +240,31 @@ describe('anthropic calls and results', () => {
     ]);
   });
 });
+
+describe('anthropic property names', () => {
+  it('reports every key outside ^[a-zA-Z0-9_.-]{1,64}$, at any depth, by name', () => {
+    const tool = buildTool({
+      name: 'shapes',
+      parameters: {
+        type: 'object',
+        properties: {
+          'array<any>': { type: 'array' },
+          nested: { type: 'object', properties: { 'integer (format: int8)': { type: 'integer' } } },
+          'ok.name-1': { type: 'string' },
+        },
+      },
+    });
+    const { report } = adapter.toolsToWire([tool]);
+    expect(report.limits).toEqual([
+      expect.objectContaining({
+        limit: 'propertyName',
+        path: '/properties/array<any>',
+        detail: expect.stringContaining('property "array<any>"') as string,
+      }),
+      expect.objectContaining({
+        limit: 'propertyName',
+        path: '/properties/nested/properties/integer (format: int8)',
+      }),
+    ]);
+  });
+});
