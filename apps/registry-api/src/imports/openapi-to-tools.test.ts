@@ -170,8 +170,8 @@ describe('openApiToTools', () => {
         },
         '/upload': {
           post: {
-            operationId: 'multipartOnly',
-            requestBody: { content: { 'multipart/form-data': { schema: { type: 'object' } } } },
+            operationId: 'xmlOnly',
+            requestBody: { content: { 'application/xml': { schema: { type: 'object' } } } },
             ...ok,
           },
         },
@@ -207,7 +207,7 @@ describe('openApiToTools', () => {
     ).toEqual({
       hostHeader: expect.stringMatching(/required header parameter "Host".*sets that header/),
       formOnly: expect.stringMatching(/form-urlencoded request body must be an object/),
-      multipartOnly: expect.stringMatching(/no JSON or form-urlencoded media type/),
+      xmlOnly: expect.stringMatching(/no JSON, form-urlencoded or multipart\/form-data media type/),
       queryKey: expect.stringMatching(/security scheme "queryKey"/),
       options: expect.stringMatching(/OPTIONS/),
       headerForm: expect.stringMatching(/style "form"/),
@@ -439,6 +439,46 @@ describe('openApiToTools', () => {
     expect(required?.protocolMeta).toMatchObject({
       toolgate: { executor: { body: 'remaining_arguments', query: 'none' } },
     });
+  });
+
+  it('sends a multipart body, its binary fields as files', () => {
+    const [upload] = openApiToTools(
+      documentWith({
+        '/documents': {
+          post: {
+            operationId: 'uploadDocument',
+            requestBody: {
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      title: { type: 'string' },
+                      file: { type: 'string', format: 'binary', description: 'The PDF.' },
+                      pages: { type: 'array', items: { type: 'string', format: 'binary' } },
+                      checksum: { type: 'string', format: 'byte' },
+                    },
+                  },
+                },
+              },
+            },
+            ...ok,
+          },
+        },
+      }),
+    ).tools;
+    expect(upload?.protocolMeta).toMatchObject({
+      toolgate: { executor: { body_encoding: 'multipart', files: ['file', 'pages'] } },
+    });
+    const properties = upload?.parameters['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['file']).toMatchObject({
+      type: 'object',
+      required: ['base64'],
+      description: 'The PDF.',
+    });
+    expect(properties['pages']).toMatchObject({ type: 'array', items: { required: ['base64'] } });
+    // base64 text (format: byte) is a string argument, not a file.
+    expect(properties['checksum']).toEqual({ type: 'string', format: 'byte' });
   });
 
   it('keeps label and matrix path styles for the executor', () => {

@@ -250,10 +250,11 @@ function chooseSecurity(
 interface RequestBody {
   schema: unknown;
   required: boolean;
-  encoding: 'json' | 'form';
+  encoding: 'json' | 'form' | 'multipart';
 }
 
 const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+const MULTIPART_MEDIA_TYPE = /^multipart\/form-data\s*(?:;|$)/i;
 
 function requestBodyOf(operation: Record<string, unknown>): RequestBody | undefined {
   const body = operation['requestBody'];
@@ -262,18 +263,19 @@ function requestBodyOf(operation: Record<string, unknown>): RequestBody | undefi
   const entries = Object.entries(content);
   const json = entries.find(([type]) => JSON_MEDIA_TYPE.test(type));
   const form = entries.find(([type]) => FORM_MEDIA_TYPE.test(type));
-  const chosen = json ?? form;
+  const multipart = entries.find(([type]) => MULTIPART_MEDIA_TYPE.test(type));
+  const chosen = json ?? form ?? multipart;
   if (chosen === undefined) {
     const types = entries.map(([type]) => type).join(', ') || 'none';
     fail(
-      `the request body has no JSON or form-urlencoded media type (${types}); the http executor sends those only`,
+      `the request body has no JSON, form-urlencoded or multipart/form-data media type (${types}); the http executor sends those only`,
     );
   }
   const media = chosen[1];
   return {
     schema: isRecord(media) ? (media['schema'] ?? {}) : {},
     required: body['required'] === true,
-    encoding: json === undefined ? 'form' : 'json',
+    encoding: json !== undefined ? 'json' : form !== undefined ? 'form' : 'multipart',
   };
 }
 
@@ -419,12 +421,59 @@ function mapParameters(
  * any other body (array, primitive, composition), or an object body with a property named like
  * a parameter, is one argument `body` (`request_body` when a parameter took `body`).
  */
+/** A file as a tool argument: its bytes as base64, and what the part says of it. */
+const FILE_ARGUMENT_SCHEMA = {
+  type: 'object',
+  properties: {
+    base64: { type: 'string', contentEncoding: 'base64', description: "The file's bytes, base64." },
+    filename: { type: 'string' },
+    content_type: { type: 'string', description: 'e.g. application/pdf' },
+  },
+  required: ['base64'],
+  additionalProperties: false,
+};
+
+/** OpenAPI's file fields: `format: binary` (3.0), or `contentMediaType` without an encoding (3.1). */
+function isFileSchema(schema: unknown): boolean {
+  if (!isRecord(schema) || schema['type'] !== 'string') return false;
+  return (
+    schema['format'] === 'binary' ||
+    (typeof schema['contentMediaType'] === 'string' && schema['contentEncoding'] === undefined)
+  );
+}
+
+/**
+ * Rewrites a multipart body's file properties (one file, or an array of them) as file arguments
+ * and returns their names.
+ */
+function fileFieldsOf(schema: Record<string, unknown>): string[] {
+  const properties = isRecord(schema['properties']) ? schema['properties'] : {};
+  const files: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    if (!isRecord(property)) continue;
+    const description =
+      typeof property['description'] === 'string' ? { description: property['description'] } : {};
+    if (isFileSchema(property)) {
+      setOwnProperty(properties, name, { ...FILE_ARGUMENT_SCHEMA, ...description });
+      files.push(name);
+    } else if (property['type'] === 'array' && isFileSchema(property['items'])) {
+      setOwnProperty(properties, name, {
+        type: 'array',
+        items: FILE_ARGUMENT_SCHEMA,
+        ...description,
+      });
+      files.push(name);
+    }
+  }
+  return files;
+}
+
 function mapBody(
   shape: ArgumentShape,
   version: '3.0' | '3.1',
   body: RequestBody | undefined,
-): { mode: NonNullable<HttpExecutorConfig['body']>; closed: boolean } {
-  if (body === undefined) return { mode: 'none', closed: true };
+): { mode: NonNullable<HttpExecutorConfig['body']>; closed: boolean; files: string[] } {
+  if (body === undefined) return { mode: 'none', closed: true, files: [] };
   const omitted: string[] = [];
   const schema = convertSchema(body.schema, {
     version,
@@ -441,8 +490,11 @@ function mapBody(
     (schema['type'] === 'object' ||
       (schema['type'] === undefined && isRecord(schema['properties']))) &&
     !['allOf', 'anyOf', 'oneOf'].some((keyword) => keyword in schema);
-  if (body.encoding === 'form' && !plainObject)
-    fail('a form-urlencoded request body must be an object of named values');
+  if (body.encoding !== 'json' && !plainObject)
+    fail(
+      `a ${body.encoding === 'form' ? 'form-urlencoded' : 'multipart/form-data'} request body must be an object of named values`,
+    );
+  const files = body.encoding === 'multipart' && isRecord(schema) ? fileFieldsOf(schema) : [];
   const bodyProperties = plainObject && isRecord(schema['properties']) ? schema['properties'] : {};
   const collisions = Object.keys(bodyProperties).filter((name) =>
     Object.hasOwn(shape.properties, name),
@@ -458,7 +510,7 @@ function mapBody(
     if (schema['additionalProperties'] !== undefined && schema['additionalProperties'] !== false) {
       shape.warnings.push('additional body properties are not offered to the model');
     }
-    return { mode: 'remaining_arguments', closed: false };
+    return { mode: 'remaining_arguments', closed: false, files };
   }
   const argument = Object.hasOwn(shape.properties, 'body')
     ? uniqueName('request_body', new Set(Object.keys(shape.properties)))
@@ -470,7 +522,7 @@ function mapBody(
   setOwnProperty(shape.properties, argument, schema);
   if (body.required) shape.required.push(argument);
   shape.locations.push({ name: 'requestBody', in: 'body', argument });
-  return { mode: { argument }, closed: true };
+  return { mode: { argument }, closed: true, files };
 }
 
 function convertOperation(
@@ -513,7 +565,10 @@ function convertOperation(
     ...(Object.keys(security.query).length > 0 ? { query_params: security.query } : {}),
     ...(Object.keys(mapped.parameters).length > 0 ? { parameters: mapped.parameters } : {}),
     body: body.mode,
-    ...(requestBody?.encoding === 'form' ? { body_encoding: 'form' as const } : {}),
+    ...(requestBody === undefined || requestBody.encoding === 'json'
+      ? {}
+      : { body_encoding: requestBody.encoding }),
+    ...(body.files.length > 0 ? { files: body.files } : {}),
     query: mapped.legacyQuery ? 'remaining_arguments' : 'none',
     max_response_bytes: 1024 * 1024,
   };

@@ -86,6 +86,11 @@ function answerPetstore(request: IncomingMessage, response: ServerResponse): voi
     response.end(JSON.stringify({ updated: true }));
     return;
   }
+  if (request.method === 'POST' && request.url === '/api/v3/documents') {
+    response.writeHead(201, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ stored: true }));
+    return;
+  }
   if (request.method === 'POST' && request.url === '/api/v3/charges') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ charged: true }));
@@ -479,6 +484,78 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     expect(received[0]?.body).toBe(
       'amount=2000&expand=customer&expand=invoice&metadata%5Border%5D=A+17',
     );
+  });
+
+  it('sends a multipart body with a file through the gateway', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Documents', version: '1.0.0' },
+      servers: [{ url: `${petstoreUrl}/api/v3` }],
+      paths: {
+        '/documents': {
+          post: {
+            operationId: 'uploadDocument',
+            requestBody: {
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      title: { type: 'string' },
+                      file: { type: 'string', format: 'binary' },
+                    },
+                    required: ['file'],
+                  },
+                },
+              },
+            },
+            responses: { '201': { description: 'stored' } },
+          },
+        },
+      },
+    };
+    const imported = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document, name_prefix: 'multipart_', publish: true },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.skipped).toEqual([]);
+    received.length = 0;
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      body: [
+        {
+          id: `call-${randomUUID()}`,
+          name: 'multipart_uploadDocument',
+          arguments: {
+            title: 'Q3 report',
+            file: {
+              base64: Buffer.from('%PDF-1.7 tiny').toString('base64'),
+              filename: 'q3.pdf',
+              content_type: 'application/pdf',
+            },
+          },
+        },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ ok: true, data: { stored: true } });
+    expect(received).toHaveLength(1);
+    const contentType = String(received[0]?.headers['content-type']);
+    const form = await new Response(received[0]?.body, {
+      headers: { 'content-type': contentType },
+    }).formData();
+    expect(form.get('title')).toBe('Q3 report');
+    const file = form.get('file') as File;
+    expect([file.name, file.type, await file.text()]).toEqual([
+      'q3.pdf',
+      'application/pdf',
+      '%PDF-1.7 tiny',
+    ]);
   });
 
   it("imports ReadMe's public Star Trek API (120 operations, 40 with form bodies) with none skipped", async () => {

@@ -114,9 +114,13 @@ export const HttpExecutorConfigSchema = z
         description:
           "What goes into the JSON body; default: the arguments not used in the URL (nor listed in `parameters`) for POST/PUT/PATCH, nothing otherwise. `{argument}`: that one argument's value is the whole body (arrays, primitives), none when it is absent.",
       }),
-    body_encoding: z.enum(['json', 'form']).optional().meta({
+    body_encoding: z.enum(['json', 'form', 'multipart']).optional().meta({
       description:
-        '`json` (default): the body as `application/json`. `form`: as `application/x-www-form-urlencoded` (an object body only): each property `name=value`, arrays as repeated names, nested objects as `name[key]=value`, `null` and absent properties left out.',
+        '`json` (default): the body as `application/json`. `form`: as `application/x-www-form-urlencoded` (an object body only): each property `name=value`, arrays as repeated names, nested objects as `name[key]=value`, `null` and absent properties left out. `multipart`: as `multipart/form-data` (an object body only): a part per property, arrays as repeated parts, objects as JSON text, the `files` properties as files.',
+    }),
+    files: z.array(z.string().min(1)).max(64).optional().meta({
+      description:
+        'With `multipart`: the body properties that carry a file, each as `{base64, filename?, content_type?}` (one file) or a list of them.',
     }),
     query: z.enum(['remaining_arguments', 'none']).optional().meta({
       description:
@@ -131,6 +135,12 @@ export const HttpExecutorConfigSchema = z
       .meta({ description: 'Reading stops (and the call fails) past this many response bytes.' }),
   })
   .superRefine((config, context) => {
+    if (config.files !== undefined && config.body_encoding !== 'multipart')
+      context.addIssue({
+        code: 'custom',
+        path: ['files'],
+        message: 'files are sent in a multipart body only: set body_encoding to multipart',
+      });
     const fixedHeaders = new Set(Object.keys(config.headers).map((name) => name.toLowerCase()));
     for (const [argument, parameter] of Object.entries(config.parameters ?? {})) {
       const path = ['parameters', argument];

@@ -662,6 +662,61 @@ describe('http executor parameters mapping', () => {
     ]);
   });
 
+  it('sends a multipart body: text parts, repeated parts for arrays, files from base64', async () => {
+    const { server, seen } = await recordingServer();
+    const upload = httpTool({
+      name: 'upload_document',
+      config: {
+        kind: 'http',
+        method: 'POST',
+        url: `${server.url}/documents`,
+        body_encoding: 'multipart',
+        files: ['file', 'attachments'],
+      },
+    });
+    const { context } = createHarness({
+      tools: [upload],
+      executors: { http: createHttpExecutor() },
+    });
+    const pdf = Buffer.from('%PDF-1.7 tiny').toString('base64');
+    const sent = await executeCall(
+      callOf('upload_document', {
+        title: 'Q3 report',
+        tags: ['finance', 'q3'],
+        meta: { pages: 1 },
+        file: { base64: pdf, filename: 'report.pdf', content_type: 'application/pdf' },
+        attachments: [{ base64: Buffer.from('a,b').toString('base64'), filename: 'data.csv' }],
+        note: null,
+      }),
+      context,
+    );
+    expect(sent.result.ok, JSON.stringify(sent.result)).toBe(true);
+    const refused = await executeCall(
+      callOf('upload_document', { file: 'not a file object' }),
+      context,
+    );
+    expect(refused.result).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    expect(seen).toHaveLength(1);
+    const contentType = String(seen[0]?.headers['content-type']);
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+    // Read back the way a server framework would.
+    const form = await new Response(seen[0]?.body, {
+      headers: { 'content-type': contentType },
+    }).formData();
+    expect(form.get('title')).toBe('Q3 report');
+    expect(form.getAll('tags')).toEqual(['finance', 'q3']);
+    expect(form.get('meta')).toBe('{"pages":1}');
+    expect(form.has('note')).toBe(false);
+    const file = form.get('file') as File;
+    expect([file.name, file.type, await file.text()]).toEqual([
+      'report.pdf',
+      'application/pdf',
+      '%PDF-1.7 tiny',
+    ]);
+    const [attachment] = form.getAll('attachments') as File[];
+    expect([attachment?.name, await attachment?.text()]).toEqual(['data.csv', 'a,b']);
+  });
+
   it('fills path arguments in label and matrix style, exploded or not', async () => {
     const { server, seen } = await recordingServer();
     const tool = (name: string, style: 'label' | 'matrix', explode: boolean) =>

@@ -1,11 +1,11 @@
-import { request as sendRequest } from 'undici';
+import { request as sendRequest, type FormData } from 'undici';
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../retry/backoff';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
-import { argumentText, formBody, placeParameters } from './http-parameters';
+import { argumentText, formBody, multipartBody, placeParameters } from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 
@@ -150,15 +150,11 @@ async function executeHttp(
     } else if (bodyMode !== 'none') {
       content = { value: bodyMode === 'arguments' ? request.arguments : remaining };
     }
-    const form = config.body_encoding === 'form';
-    const body =
-      content === undefined
-        ? undefined
-        : form
-          ? formBody(content.value)
-          : JSON.stringify(content.value);
-    if (body !== undefined)
-      headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+    const body = content === undefined ? undefined : encodeBody(config, content.value);
+    // A multipart body's type carries its boundary, which undici writes from the FormData.
+    if (typeof body === 'string')
+      headers['content-type'] =
+        config.body_encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
     const response = await sendRequest(url, {
       method: config.method,
       headers,
@@ -207,6 +203,13 @@ async function executeHttp(
   } catch (error) {
     return { ok: false, failure: redactSecrets(failureFromError(error, signal), secretValues) };
   }
+}
+
+/** The request body in the config's encoding. */
+function encodeBody(config: HttpExecutorConfig, value: unknown): string | FormData {
+  if (config.body_encoding === 'form') return formBody(value);
+  if (config.body_encoding === 'multipart') return multipartBody(value, new Set(config.files));
+  return JSON.stringify(value);
 }
 
 /** The `http` executor: undici requests with secret headers, a response size cap and abort on timeout. */

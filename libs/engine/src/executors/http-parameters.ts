@@ -1,4 +1,5 @@
 import { isRecord, setOwnProperty } from '@toolgate/toolir';
+import { FormData } from 'undici';
 import { ToolExecutionError } from './executor';
 import type { HttpExecutorConfig, HttpParameter } from '@toolgate/contract';
 
@@ -62,6 +63,58 @@ export function formBody(value: unknown): string {
   };
   for (const [name, item] of Object.entries(value)) add(name, item);
   return form.toString();
+}
+
+/** One file of a multipart body, as an argument carries it. */
+interface FileArgument {
+  base64: string;
+  filename?: string;
+  content_type?: string;
+}
+
+function fileOf(field: string, value: unknown): FileArgument {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    typeof (value as { base64?: unknown }).base64 !== 'string'
+  )
+    invalid(`"${field}" must be a file: {base64, filename?, content_type?}`);
+  const file = value as Record<string, unknown>;
+  const base64 = file['base64'] as string;
+  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) invalid(`"${field}".base64 is not base64`);
+  return {
+    base64,
+    ...(typeof file['filename'] === 'string' ? { filename: file['filename'] } : {}),
+    ...(typeof file['content_type'] === 'string' ? { content_type: file['content_type'] } : {}),
+  };
+}
+
+/**
+ * An object body as `multipart/form-data`: a part per property (arrays as repeated parts, objects
+ * as JSON text, `null` and absent left out), the `files` properties as files decoded from base64.
+ */
+export function multipartBody(value: unknown, files: ReadonlySet<string>): FormData {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    invalid('a multipart body must be an object of named values');
+  const form = new FormData();
+  for (const [name, item] of Object.entries(value)) {
+    if (item === null || item === undefined) continue;
+    const items: unknown[] =
+      Array.isArray(item) && (files.has(name) || !item.some(isRecord)) ? item : [item];
+    for (const part of items) {
+      if (files.has(name)) {
+        const file = fileOf(name, part);
+        const blob = new Blob([Buffer.from(file.base64, 'base64')], {
+          type: file.content_type ?? 'application/octet-stream',
+        });
+        form.append(name, blob, file.filename ?? name);
+      } else {
+        form.append(name, argumentText(part));
+      }
+    }
+  }
+  return form;
 }
 
 function invalid(message: string): never {
