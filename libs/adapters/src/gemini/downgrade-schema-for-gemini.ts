@@ -71,6 +71,12 @@ const FORMATS: Record<string, ReadonlySet<string>> = {
   number: new Set(['float', 'double']),
   integer: new Set(['int32', 'int64']),
 };
+/** One branch of an anyOf / oneOf and its JSON Pointer in the IR schema. */
+interface Branch {
+  schema: unknown;
+  path: string;
+}
+
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** The declaration fields that carry a tool's parameters in the chosen mode. */
@@ -283,7 +289,8 @@ class GeminiSchemaConverter {
     };
   }
 
-  private branchesOf(node: SchemaNode, path: string): unknown[] | undefined {
+  /** The anyOf and oneOf branches, each with its own place in the IR schema (for the report). */
+  private branchesOf(node: SchemaNode, path: string): Branch[] | undefined {
     const anyOf = listOf(node['anyOf']) ?? [];
     const oneOf = listOf(node['oneOf']) ?? [];
     if (oneOf.length > 0)
@@ -291,22 +298,26 @@ class GeminiSchemaConverter {
         action: 'rewritten',
         detail: 'oneOf sent as anyOf (looser)',
       });
-    return anyOf.length + oneOf.length > 0 ? [...anyOf, ...oneOf] : undefined;
+    const branches = [
+      ...anyOf.map((schema, index) => ({ schema, path: pointer(path, 'anyOf', index) })),
+      ...oneOf.map((schema, index) => ({ schema, path: pointer(path, 'oneOf', index) })),
+    ];
+    return branches.length > 0 ? branches : undefined;
   }
 
   private convertBranches(
     node: SchemaNode,
-    context: { path: string; branches: unknown[]; nullable: boolean },
+    context: { path: string; branches: Branch[]; nullable: boolean },
   ): GeminiSchema | undefined {
     const { anyOf: _anyOf, oneOf: _oneOf, ...siblings } = node;
     let nullable = context.nullable;
     const members: GeminiSchema[] = [];
-    context.branches.forEach((branch, index) => {
-      if (isNullSchema(branch)) {
+    context.branches.forEach((branch) => {
+      if (isNullSchema(branch.schema)) {
         nullable = true;
         return;
       }
-      const converted = this.convert(branch, pointer(context.path, 'anyOf', index));
+      const converted = this.convert(branch.schema, branch.path);
       if (converted !== undefined) members.push(converted);
     });
     if (members.length === 0) {

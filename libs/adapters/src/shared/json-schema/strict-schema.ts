@@ -36,7 +36,11 @@ export function toStrictSchema(
   reporter: ToolReporter,
   profile: StrictProfile,
 ): SchemaNode {
-  const visit = (input: unknown, path: string): SchemaNode => {
+  // A oneOf branch is visited as an anyOf one: its report entries keep its place in the IR.
+  const places = new WeakMap<object, string>();
+  const visit = (input: unknown, visitedAt: string): SchemaNode => {
+    const path =
+      (typeof input === 'object' && input !== null ? places.get(input) : undefined) ?? visitedAt;
     let node: SchemaNode;
     if (typeof input === 'boolean') {
       reporter.note(path, 'boolean schema', {
@@ -64,6 +68,10 @@ export function toStrictSchema(
     }
     if (Array.isArray(node['oneOf'])) {
       const { oneOf, ...rest } = node;
+      (oneOf as unknown[]).forEach((branch, index) => {
+        if (typeof branch === 'object' && branch !== null)
+          places.set(branch, pointer(path, 'oneOf', index));
+      });
       node = { ...rest, anyOf: [...(listOf(rest['anyOf']) ?? []), ...(listOf(oneOf) ?? [])] };
       reporter.note(pointer(path, 'oneOf'), 'oneOf', {
         action: 'rewritten',
