@@ -20,11 +20,9 @@ describe('exportValidity', () => {
     expect(Object.values(validity).every((format) => format.valid)).toBe(true);
   });
 
-  it('names the key a format refuses and why, not only figures', () => {
-    const validity = exportValidity(tool({ 'array<any>': { type: 'string' } }));
-    expect(validity.gemini.valid).toBe(false);
-    expect(validity.gemini.problems).toEqual([
-      expect.stringMatching(/^parameterName at \/properties\/array<any>: property "array<any>"/),
-    ]);
+  it('is valid where the wire renames a key it refuses', () => {
+    const renamed = exportValidity(tool({ 'array<any>': { type: 'string' } }));
+    expect(renamed.gemini).toMatchObject({ valid: true });
+    expect(renamed.gemini.downgrades).toBeGreaterThan(0);
   });
 });

@@ -8,12 +8,10 @@ export function exportValidity(ir: ToolIR): Record<Provider, ImportExportValidit
   for (const provider of PROVIDERS) {
     try {
       const { report } = getAdapter(provider).toolsToWire([ir]);
-      // Where the offender is and what is wrong with it, not only the figures.
+      // Where the offender is, not only the figures.
       const problems = report.limits.map((limit) => {
         const where = limit.path === undefined ? '' : ` at ${limit.path}`;
-        return limit.detail === undefined
-          ? `${limit.limit}${where}: ${limit.actual} > ${limit.max}`
-          : `${limit.limit}${where}: ${limit.detail}`;
+        return `${limit.limit}${where}: ${limit.actual} > ${limit.max}`;
       });
       result[provider] = {
         valid: problems.length === 0,

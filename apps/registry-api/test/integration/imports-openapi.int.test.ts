@@ -86,6 +86,11 @@ function answerPetstore(request: IncomingMessage, response: ServerResponse): voi
     response.end(JSON.stringify({ updated: true }));
     return;
   }
+  if (request.method === 'POST' && request.url === '/api/v3/readings') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ recorded: true }));
+    return;
+  }
   if (request.method === 'POST' && request.url === '/api/v3/documents') {
     response.writeHead(201, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ stored: true }));
@@ -484,6 +489,76 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     expect(received[0]?.body).toBe(
       'amount=2000&expand=customer&expand=invoice&metadata%5Border%5D=A+17',
     );
+  });
+
+  it('exports a property key Anthropic refuses renamed, and the call sends it under its own name', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Readings', version: '1.0.0' },
+      servers: [{ url: `${petstoreUrl}/api/v3` }],
+      paths: {
+        '/readings': {
+          post: {
+            operationId: 'recordReading',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { 'value (celsius)': { type: 'number' } },
+                    required: ['value (celsius)'],
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const imported = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      body: { document, name_prefix: 'keys_', tags: ['renamed-keys'], publish: true },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.tools[0].exports.anthropic.valid).toBe(true);
+    const exported = await api.request({
+      url: '/v1/exports?format=anthropic&tags=renamed-keys',
+      key: team.key,
+    });
+    const [definition] = exported.body.tools as Array<{
+      name: string;
+      input_schema: { properties: Record<string, unknown> };
+    }>;
+    const [wireKey] = Object.keys(definition!.input_schema.properties);
+    expect(wireKey).toMatch(/^[a-zA-Z0-9_.-]{1,64}$/);
+    received.length = 0;
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls',
+      key: team.key,
+      body: {
+        provider: 'anthropic',
+        payload: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_r1',
+              name: definition!.name,
+              input: { [wireKey!]: 21.5 },
+            },
+          ],
+        },
+        snapshot: exported.body.snapshot,
+      },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.tool_results[0]).toMatchObject({ ok: true, data: { recorded: true } });
+    expect(JSON.parse(received[0]?.body ?? '{}')).toEqual({ 'value (celsius)': 21.5 });
   });
 
   it('sends a multipart body with a file through the gateway', async () => {

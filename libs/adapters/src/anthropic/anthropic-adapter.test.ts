@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildTool, weatherTool } from '../../test/support/tool-factory';
 import { AdapterError } from '../shared/adapter-error';
+import { toWirePropertyName } from '../shared/names/property-names';
+import { createToolCallStream } from '../stream/create-tool-call-stream';
 import message from './__fixtures__/message-parallel-tool-use.json';
 import { anthropicAdapter as adapter } from './anthropic-adapter';
 
@@ -242,29 +244,59 @@ describe('anthropic calls and results', () => {
 });
 
 describe('anthropic property names', () => {
-  it('reports every key outside ^[a-zA-Z0-9_.-]{1,64}$, at any depth, by name', () => {
-    const tool = buildTool({
-      name: 'shapes',
-      parameters: {
-        type: 'object',
-        properties: {
-          'array<any>': { type: 'array' },
-          nested: { type: 'object', properties: { 'integer (format: int8)': { type: 'integer' } } },
-          'ok.name-1': { type: 'string' },
-        },
+  const tool = buildTool({
+    name: 'shapes',
+    parameters: {
+      type: 'object',
+      properties: {
+        'array<any>': { type: 'array' },
+        nested: { type: 'object', properties: { 'integer (format: int8)': { type: 'integer' } } },
+        'ok.name-1': { type: 'string' },
       },
-    });
-    const { report } = adapter.toolsToWire([tool]);
-    expect(report.limits).toEqual([
-      expect.objectContaining({
-        limit: 'propertyName',
-        path: '/properties/array<any>',
-        detail: expect.stringContaining('property "array<any>"') as string,
-      }),
-      expect.objectContaining({
-        limit: 'propertyName',
-        path: '/properties/nested/properties/integer (format: int8)',
-      }),
+      required: ['array<any>'],
+    },
+  });
+  const arrayKey = toWirePropertyName('array<any>', 'anthropic');
+  const intKey = toWirePropertyName('integer (format: int8)', 'anthropic');
+
+  it('renames keys outside ^[a-zA-Z0-9_.-]{1,64}$ at any depth, and reports each', () => {
+    const { definitions, report } = adapter.toolsToWire([tool]);
+    const schema = definitions[0]!.input_schema;
+    expect(Object.keys(schema.properties ?? {})).toEqual([arrayKey, 'nested', 'ok.name-1']);
+    expect(schema.required).toEqual([arrayKey]);
+    expect(JSON.stringify(schema)).toContain(intKey);
+    for (const key of [arrayKey, intKey]) expect(key).toMatch(/^[a-zA-Z0-9_.-]{1,64}$/);
+    expect(report.entries.map((entry) => [entry.path, entry.action])).toEqual([
+      ['/properties/nested/properties/integer (format: int8)', 'rewritten'],
+      ['/properties/array<any>', 'rewritten'],
     ]);
+    expect(report.limits).toEqual([]);
+  });
+
+  it('maps renamed keys back in calls, whole and streamed', () => {
+    const input = { [arrayKey]: [1], nested: { [intKey]: 8 }, 'ok.name-1': 'x' };
+    const own = { 'array<any>': [1], nested: { 'integer (format: int8)': 8 }, 'ok.name-1': 'x' };
+    const calls = adapter.callsFromWire(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'shapes', input }] },
+      { tools: [tool] },
+    );
+    expect(calls[0]?.arguments).toEqual(own);
+    const stream = createToolCallStream('anthropic', { tools: [tool] });
+    const events = [
+      ...stream.push({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'shapes', input: {} },
+      }),
+      ...stream.push({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
+      }),
+      ...stream.push({ type: 'content_block_stop', index: 0 }),
+      ...stream.end(),
+    ];
+    const end = events.find((event) => event.type === 'tool_call_end');
+    expect(end?.type === 'tool_call_end' ? end.call?.arguments : undefined).toEqual(own);
   });
 });

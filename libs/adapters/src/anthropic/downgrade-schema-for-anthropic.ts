@@ -1,8 +1,8 @@
 import { cloneJson } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
-import { checkPropertyNames } from '../shared/json-schema/check-property-names';
 import { mergeRootComposition } from '../shared/json-schema/merge-root-composition';
+import { renamePropertiesForWire } from '../shared/names/property-names';
 import { resolveLocalRef } from '../shared/json-schema/resolve-local-ref';
 import { isSchemaNode, mapSubschemas, type SchemaNode } from '../shared/json-schema/schema-node';
 import { toStrictSchema, type StrictProfile } from '../shared/json-schema/strict-schema';
@@ -46,7 +46,7 @@ export const ANTHROPIC_STRICT_PROFILE: StrictProfile = {
  * The `input_schema` of an Anthropic tool: top-level `oneOf/anyOf/allOf` merged into the root
  * ("input_schema does not support oneOf, allOf, or anyOf at the top level"); everything else is
  * accepted as is, unless `strict`, which applies the SDK's strict rewrite and flags recursion.
- * Property names outside Anthropic's pattern are reported (`propertyName`).
+ * Property keys outside Anthropic's pattern are renamed (reported; calls map them back).
  */
 export function downgradeSchemaForAnthropic(
   parameters: JsonSchema,
@@ -59,17 +59,10 @@ export function downgradeSchemaForAnthropic(
       reporter.exceeds({ limit: 'recursiveSchema', actual: 1, max: 0, path: '/' });
     schema = toStrictSchema(schema, reporter, ANTHROPIC_STRICT_PROFILE);
   }
-  checkPropertyNames(schema, reporter, ANTHROPIC_PROPERTY_NAME);
+  // Keys outside ^[a-zA-Z0-9_.-]{1,64}$ are renamed; calls map them back.
+  schema = renamePropertiesForWire(schema, 'anthropic', reporter);
   return { ...schema, type: 'object' };
 }
-
-// The Messages API refuses other property keys: "Property keys should match pattern
-// '^[a-zA-Z0-9_.-]{1,64}$'".
-const ANTHROPIC_PROPERTY_NAME = {
-  pattern: /^[a-zA-Z0-9_.-]{1,64}$/,
-  max: 64,
-  text: 'Anthropic takes names of letters, digits, _, . and -, 1 to 64 long',
-};
 
 // Strict tools reject recursive schemas (documented limit): a $ref reached again while resolving itself.
 function isRecursive(root: SchemaNode): boolean {

@@ -1,6 +1,7 @@
 import { isRecord } from '@toolgate/toolir';
 import { InvalidToolArgumentsError } from '../shared/adapter-error';
 import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
+import { argumentsFromWire } from '../shared/names/property-names';
 import { readArgumentsText } from '../shared/read-arguments';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
 import { joinPointer, parseWire, unknownShape } from '../shared/wire-boundary';
@@ -81,7 +82,10 @@ export function parseAnthropicToolCalls(
             tool,
           });
     if (args instanceof InvalidToolArgumentsError) result.errors.push(args);
-    else result.calls.push(makeCall({ id: call.id, name, arguments: args }));
+    else
+      result.calls.push(
+        makeCall({ id: call.id, name, arguments: argumentsFromWire(args, tool, 'anthropic') }),
+      );
   }
   return result;
 }

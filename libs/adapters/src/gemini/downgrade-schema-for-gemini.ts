@@ -2,6 +2,7 @@ import { cloneJson, setOwnProperty } from '@toolgate/toolir';
 import type { JsonSchema } from '@toolgate/toolir';
 import type { ToolReporter } from '../shared/downgrade-report';
 import { appendConstraintsToDescription } from '../shared/json-schema/describe-constraints';
+import { renamePropertiesForWire } from '../shared/names/property-names';
 import { inlineRefs } from '../shared/json-schema/inline-refs';
 import {
   hasObjectComposition,
@@ -77,8 +78,6 @@ interface Branch {
   path: string;
 }
 
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
 /** The declaration fields that carry a tool's parameters in the chosen mode. */
 export type GeminiParameters = Pick<
   GeminiFunctionDeclaration,
@@ -109,7 +108,10 @@ export function downgradeSchemaForGemini(
   const converted = new GeminiSchemaConverter(reporter).convert(inlined, '');
   if (converted?.properties === undefined || Object.keys(converted.properties).length === 0)
     return {};
-  return { parameters: converted };
+  // Keys outside ^[A-Za-z_][A-Za-z0-9_]{0,63}$ are renamed; calls map them back.
+  return {
+    parameters: renamePropertiesForWire(converted as unknown as SchemaNode, 'gemini', reporter),
+  };
 }
 
 class GeminiSchemaConverter {
@@ -405,15 +407,6 @@ class GeminiSchemaConverter {
     const source = isSchemaNode(node['properties']) ? node['properties'] : {};
     for (const [key, value] of Object.entries(source)) {
       const at = pointer(context.path, 'properties', key);
-      if (!PARAMETER_NAME.test(key)) {
-        this.reporter.exceeds({
-          limit: 'parameterName',
-          actual: key.length,
-          max: 64,
-          path: at,
-          detail: `property "${key}": Gemini takes names of letters, digits and _ (not starting with a digit), at most 64 long`,
-        });
-      }
       const converted = this.convert(value, at);
       if (converted === undefined)
         this.reporter.note(at, 'properties', {

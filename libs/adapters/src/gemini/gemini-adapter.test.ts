@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildTool } from '../../test/support/tool-factory';
+import { toWirePropertyName } from '../shared/names/property-names';
 import { synthesizeCallId } from '../shared/synthesize-call-id';
 import withIds from './__fixtures__/generate-content-function-calls-with-ids.json';
 import withoutIds from './__fixtures__/generate-content-function-calls.json';
@@ -223,20 +224,27 @@ describe('gemini schema downgrade (provider-rules §2.1)', () => {
     expect(adapter.toolsToWire([]).tools).toEqual([]);
   });
 
-  it('reports parameter names outside ^[A-Za-z_][A-Za-z0-9_]{0,63}$ without renaming them', () => {
+  it('renames parameter names outside ^[A-Za-z_][A-Za-z0-9_]{0,63}$ and maps calls back', () => {
     const { parameters, limits } = convert({ città: { type: 'string' } });
-    expect(Object.keys(parameters?.properties ?? {})).toEqual(['città']);
-    expect(limits).toEqual([
-      {
-        tool: 'rules',
-        limit: 'parameterName',
-        actual: 5,
-        max: 64,
-        path: '/properties/città',
-        // The key is named: its length is within the limit, its characters are not.
-        detail: expect.stringContaining('property "città"') as string,
-      },
-    ]);
+    const wire = toWirePropertyName('città', 'gemini');
+    expect(wire).toMatch(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/);
+    expect(Object.keys(parameters?.properties ?? {})).toEqual([wire]);
+    expect(limits).toEqual([]);
+    const tool = buildTool({
+      name: 'rules',
+      parameters: { type: 'object', properties: { città: { type: 'string' } } },
+    });
+    const calls = adapter.callsFromWire(
+      [{ functionCall: { id: 'c1', name: 'rules', args: { [wire]: 'Roma' } } }],
+      { tools: [tool] },
+    );
+    expect(calls[0]?.arguments).toEqual({ città: 'Roma' });
+    // Without the tools, nothing is known to map back.
+    expect(
+      adapter.callsFromWire([
+        { functionCall: { id: 'c1', name: 'rules', args: { [wire]: 'Roma' } } },
+      ])[0]?.arguments,
+    ).toEqual({ [wire]: 'Roma' });
   });
 
   it('reports request options Gemini cannot carry instead of dropping them silently', () => {

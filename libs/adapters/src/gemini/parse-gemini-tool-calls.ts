@@ -1,5 +1,6 @@
 import { isRecord } from '@toolgate/toolir';
 import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
+import { argumentsFromWire } from '../shared/names/property-names';
 import { synthesizeCallId } from '../shared/synthesize-call-id';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
 import { joinPointer, parseWire, unknownShape } from '../shared/wire-boundary';
@@ -57,7 +58,8 @@ export function parseGeminiToolCalls(
         id = synthesizeCallId({ name: call.name, ordinal, arguments: args });
         synthesizedIds.push(id);
       }
-      return makeCall({ id, name: lookUpTool(call.name, lookup).name, arguments: args });
+      const { name, tool } = lookUpTool(call.name, lookup);
+      return makeCall({ id, name, arguments: argumentsFromWire(args, tool, 'gemini') });
     }),
     errors: [],
     ...(synthesizedIds.length === 0 ? {} : { synthesizedIds }),

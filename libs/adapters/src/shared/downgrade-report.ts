@@ -24,8 +24,6 @@ export interface LimitViolation {
   max: number;
   /** JSON Pointer of the deepest or largest offender, when there is one. */
   path?: string;
-  /** What is wrong when it is not only a size, e.g. the characters a name may have. */
-  detail?: string;
 }
 
 /** How one tool name was written on the wire, so calls can be mapped back. */

@@ -7,6 +7,7 @@ import {
   isRecord,
 } from '@toolgate/toolir';
 import { buildToolNameMap, fromWireName, type ToolNameMap } from '../shared/names/tool-name-map';
+import { argumentsFromWire } from '../shared/names/property-names';
 import { undoStrictNulls } from '../shared/read-arguments';
 import type { Provider } from '../shared/provider';
 import { IncompleteJsonError } from './partial-json-errors';
@@ -79,8 +80,11 @@ export class StreamContext {
    * the model left out, which are dropped here exactly as the non-streaming OpenAI parsers do.
    */
   finalArguments(name: string, args: Record<string, unknown>): Record<string, unknown> {
+    const tool = this.tools?.get(name);
+    if (this.provider === 'anthropic' || this.provider === 'gemini')
+      return argumentsFromWire(args, tool, this.provider);
     if (this.provider !== 'openai-chat' && this.provider !== 'openai-responses') return args;
-    return undoStrictNulls(args, this.tools?.get(name));
+    return undoStrictNulls(args, tool);
   }
 
   /** Schema errors of finished arguments, when the tools are known. */

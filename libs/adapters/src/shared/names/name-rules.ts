@@ -24,6 +24,18 @@ export const NAME_RULES: Record<Provider, NameRules> = {
   mcp: { allowed: /[A-Za-z0-9_.-]/, first: /[A-Za-z0-9_.-]/, maxLength: 128 },
 };
 
+/**
+ * Property name (argument key) rules per wire; `undefined` where any key goes. Anthropic: "Property
+ * keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'"; Gemini: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+ */
+export const PROPERTY_NAME_RULES: Record<Provider, NameRules | undefined> = {
+  'openai-chat': undefined,
+  'openai-responses': undefined,
+  anthropic: { allowed: /[a-zA-Z0-9_.-]/, first: /[a-zA-Z0-9_.-]/, maxLength: 64 },
+  gemini: { allowed: /[A-Za-z0-9_]/, first: /[A-Za-z_]/, maxLength: 64 },
+  mcp: undefined,
+};
+
 /** Call id rules per wire (provider-rules §2.6); `undefined` where any non-empty string goes. */
 export const CALL_ID_RULES: Record<Provider, NameRules | undefined> = {
   'openai-chat': undefined,
