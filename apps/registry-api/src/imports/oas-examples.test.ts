@@ -106,3 +106,41 @@ describe("ReadMe's public OpenAPI examples", () => {
     expect(text).not.toContain('readOnly');
   });
 });
+
+describe("OpenAI's own API description (3.1, 288 operations, 3.4 MB)", () => {
+  async function importOpenAI() {
+    const document = await loadOpenApiDocument(
+      JSON.parse(
+        readFileSync(path.join(import.meta.dirname, '__fixtures__/openai/openapi.json'), 'utf8'),
+      ) as Record<string, unknown>,
+    );
+    return openApiToTools(document, { baseUrl: 'https://api.example.com' });
+  }
+
+  it('imports all 288 operations, recursive bodies ($recursiveRef) through $defs', async () => {
+    const converted = await importOpenAI();
+    expect(converted.skipped).toEqual([]);
+    expect(converted.tools).toHaveLength(288);
+    // POST /responses recurses through 2019-09's $recursiveAnchor / $recursiveRef.
+    const responses = converted.tools.find(
+      (tool) => tool.operation.path === '/responses' && tool.operation.method === 'POST',
+    );
+    expect(responses?.parameters['$defs']).toBeDefined();
+    expect(JSON.stringify(responses?.parameters)).not.toContain('$recursive');
+    expect(JSON.stringify(responses?.parameters)).toContain('"$ref":"#/$defs/');
+  });
+
+  it('exports every imported tool to every format', async () => {
+    const converted = await importOpenAI();
+    for (const candidate of converted.tools) {
+      const ir = candidateToIR(candidate, {
+        id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
+        version: '1.0.0',
+        timeoutMs: 30_000,
+      });
+      const validity = exportValidity(ir);
+      for (const provider of PROVIDERS)
+        expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
+    }
+  });
+});

@@ -41,15 +41,25 @@ export class OpenApiSchemaError extends Error {
 /**
  * Turns a dereferenced OpenAPI 3.0/3.1 Schema Object into JSON Schema 2020-12: `nullable` becomes a
  * `null` type, 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` becomes
- * `examples`, and OpenAPI-only keywords and `x-` extensions are dropped. A `$ref` left by the
- * dereferencer marks a recursive schema, which a tool's standalone schema cannot express here.
+ * `examples`, and OpenAPI-only keywords and `x-` extensions are dropped. A schema that contains
+ * itself (a circular dereferenced object, or 2019-09's `$recursiveRef` to its `$recursiveAnchor`)
+ * becomes a `$ref` to an entry of `options.defs`, which the caller puts in the tool's root `$defs`;
+ * without `defs` a recursive schema is refused. A `$ref` left by the dereferencer (one it could not
+ * resolve) is refused.
  */
 export function openApiSchemaToJsonSchema(
   schema: unknown,
   version: '3.0' | '3.1',
   options: SchemaConversionOptions = {},
 ): unknown {
-  return convert(schema, { ...options, version, ancestors: new Set(), at: [] });
+  return convert(schema, {
+    ...options,
+    version,
+    ancestors: new Set(),
+    anchors: [],
+    recursive: new Map(),
+    at: [],
+  });
 }
 
 /** Which side of an exchange the schema describes. */
@@ -59,12 +69,21 @@ export interface SchemaConversionOptions {
    * and no longer required, and each left out is pushed to `omitted` as a JSON Pointer.
    */
   request?: { omitted: string[] };
+  /**
+   * Where recursive schemas go: each one that contains itself is written here once, by a name
+   * unique in this record, and referred to as `#/$defs/<name>`.
+   */
+  defs?: Record<string, unknown>;
 }
 
 interface ConversionContext extends SchemaConversionOptions {
   version: '3.0' | '3.1';
   /** The schemas above this one, to find a recursion. */
   ancestors: Set<object>;
+  /** The schemas above this one that carry `$recursiveAnchor: true`, innermost last. */
+  anchors: object[];
+  /** The recursive schemas met so far, by their `$defs` name. */
+  recursive: Map<object, string>;
   /** Where the schema being converted sits, for `omitted`. */
   at: ReadonlyArray<string | number>;
 }
@@ -77,13 +96,19 @@ function convert(schema: unknown, context: ConversionContext): unknown {
   const { version, ancestors } = context;
   if (typeof schema === 'boolean') return schema;
   if (!isRecord(schema)) throw new OpenApiSchemaError('a schema must be an object');
-  if (ancestors.has(schema)) throw new OpenApiSchemaError('the schema is recursive');
+  if (ancestors.has(schema)) return refTo(schema, context, 'the schema is recursive');
   if ('$ref' in schema)
     throw new OpenApiSchemaError('the schema is recursive ($ref left in place)');
-  // 2019-09's recursion: a tool's standalone schema cannot point back into itself.
-  if ('$recursiveRef' in schema || '$dynamicRef' in schema)
-    throw new OpenApiSchemaError('the schema is recursive ($recursiveRef / $dynamicRef)');
+  // 2019-09's recursion: `$recursiveRef: "#"` names the innermost schema with `$recursiveAnchor`.
+  if ('$recursiveRef' in schema || '$dynamicRef' in schema) {
+    const anchor = context.anchors.at(-1);
+    if (schema['$recursiveRef'] !== '#' || anchor === undefined)
+      throw new OpenApiSchemaError('the schema is recursive ($recursiveRef / $dynamicRef)');
+    return refTo(anchor, context, 'the schema is recursive ($recursiveRef / $dynamicRef)');
+  }
   ancestors.add(schema);
+  const anchored = schema['$recursiveAnchor'] === true;
+  if (anchored) context.anchors.push(schema);
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(olderDraftsAs2020(schema))) {
     if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
@@ -135,7 +160,31 @@ function convert(schema: unknown, context: ConversionContext): unknown {
   if ('example' in schema && !('examples' in result))
     result['examples'] = [structuredClone(schema['example'])];
   ancestors.delete(schema);
-  return result;
+  if (anchored) context.anchors.pop();
+  const name = context.recursive.get(schema);
+  if (name === undefined || context.defs === undefined) return result;
+  setOwnProperty(context.defs, name, result);
+  // The outermost schema stays itself (its properties may become the tool's arguments).
+  return context.at.length === 0 ? result : { $ref: `#/$defs/${name}` };
+}
+
+/** A `$ref` to a recursive schema's `$defs` entry (named on first use); refused without `defs`. */
+function refTo(schema: object, context: ConversionContext, refusal: string): unknown {
+  if (context.defs === undefined) throw new OpenApiSchemaError(refusal);
+  let name = context.recursive.get(schema);
+  if (name === undefined) {
+    const title = isRecord(schema) && typeof schema['title'] === 'string' ? schema['title'] : '';
+    const base = title.replace(/[^A-Za-z0-9_]/g, '_') || 'recursive';
+    name = base;
+    for (
+      let index = 2;
+      Object.hasOwn(context.defs, name) || [...context.recursive.values()].includes(name);
+      index += 1
+    )
+      name = `${base}_${index}`;
+    context.recursive.set(schema, name);
+  }
+  return { $ref: `#/$defs/${name}` };
 }
 
 /**

@@ -96,6 +96,54 @@ describe('openApiSchemaToJsonSchema', () => {
     ).toThrow(/recursive/);
   });
 
+  it('writes a recursive schema as $defs and $refs when given somewhere to put them', () => {
+    const node: Record<string, unknown> = {
+      title: 'Node',
+      type: 'object',
+      properties: { name: { type: 'string' } },
+    };
+    (node['properties'] as Record<string, unknown>)['children'] = { type: 'array', items: node };
+    const defs: Record<string, unknown> = {};
+    const body = openApiSchemaToJsonSchema({ type: 'object', properties: { root: node } }, '3.1', {
+      defs,
+    });
+    expect(body).toEqual({ type: 'object', properties: { root: { $ref: '#/$defs/Node' } } });
+    expect(defs).toEqual({
+      Node: {
+        title: 'Node',
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+        },
+      },
+    });
+    // 2019-09: $recursiveRef names the innermost $recursiveAnchor.
+    const anchoredDefs: Record<string, unknown> = {};
+    const item = openApiSchemaToJsonSchema(
+      {
+        type: 'object',
+        properties: {
+          content: {
+            $recursiveAnchor: true,
+            type: 'object',
+            properties: { parts: { type: 'array', items: { $recursiveRef: '#' } } },
+          },
+        },
+      },
+      '3.1',
+      { defs: anchoredDefs },
+    );
+    expect(item).toEqual({
+      type: 'object',
+      properties: { content: { $ref: '#/$defs/recursive' } },
+    });
+    expect(anchoredDefs['recursive']).toEqual({
+      type: 'object',
+      properties: { parts: { type: 'array', items: { $ref: '#/$defs/recursive' } } },
+    });
+  });
+
   it('refuses a recursive schema', () => {
     const node: Record<string, unknown> = { type: 'object', properties: {} };
     (node['properties'] as Record<string, unknown>)['child'] = node;

@@ -300,6 +300,8 @@ interface ArgumentShape {
   required: string[];
   locations: Array<{ name: string; in: string; argument: string }>;
   warnings: string[];
+  /** The recursive schemas of the operation, the tool's root `$defs`. */
+  defs: Record<string, unknown>;
 }
 
 /**
@@ -385,7 +387,7 @@ function mapParameters(
       }
     }
     const schema = withDescription(
-      convertSchema(parameter.schema, { version: context.version, where }),
+      convertSchema(parameter.schema, { version: context.version, where, defs: shape.defs }),
       parameter.description,
     );
     let argument: string;
@@ -479,6 +481,7 @@ function mapBody(
     version,
     where: 'the request body',
     request: { omitted },
+    defs: shape.defs,
   });
   if (omitted.length > 0) {
     shape.warnings.push(
@@ -544,7 +547,13 @@ function convertOperation(
     fail('the document has no absolute http(s) server URL; pass base_url');
   }
   const security = chooseSecurity(document, operation, options.secretPrefix ?? '');
-  const shape: ArgumentShape = { properties: {}, required: [], locations: [], warnings: [] };
+  const shape: ArgumentShape = {
+    properties: {},
+    required: [],
+    locations: [],
+    warnings: [],
+    defs: {},
+  };
   const mapped = mapParameters(
     shape,
     { path, version, security },
@@ -580,6 +589,7 @@ function convertOperation(
     );
   const parameters: Record<string, unknown> = { type: 'object', properties };
   if (required.length > 0) parameters['required'] = [...new Set(required)];
+  if (Object.keys(shape.defs).length > 0) parameters['$defs'] = shape.defs;
   if (body.closed) parameters['additionalProperties'] = false;
   return {
     description: describe(operation, method, path),

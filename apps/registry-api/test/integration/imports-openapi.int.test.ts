@@ -633,6 +633,33 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     ]);
   });
 
+  it("imports OpenAI's own 3.4 MB description on the default body limit: all 288 operations", async () => {
+    const document = readFileSync(
+      path.resolve(import.meta.dirname, '../../src/imports/__fixtures__/openai/openapi.json'),
+      'utf8',
+    );
+    expect(document.length).toBeGreaterThan(3_000_000);
+    const before = await snapshot();
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/imports/openapi',
+      key: team.key,
+      // As text, as a client posting the file would.
+      body: { document, base_url: petstoreUrl, name_prefix: 'oai_', dry_run: true },
+    });
+    expect(response.status, response.text.slice(0, 300)).toBe(200);
+    expect(response.body.tools).toHaveLength(288);
+    expect(response.body.skipped).toEqual([]);
+    // Every tool, the recursive ones included, exports to every format.
+    for (const tool of response.body.tools as Array<{
+      name: string;
+      exports: Record<string, { valid: boolean }>;
+    }>)
+      for (const [format, validity] of Object.entries(tool.exports))
+        expect(validity.valid, `${tool.name} ${format}`).toBe(true);
+    expect(await snapshot()).toEqual(before);
+  }, 60_000);
+
   it("imports ReadMe's public Star Trek API (120 operations, 40 with form bodies) with none skipped", async () => {
     const document = JSON.parse(
       readFileSync(
