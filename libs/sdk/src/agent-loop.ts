@@ -8,7 +8,7 @@ import {
 import type { ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
 import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
 import type { LocalToolDefinition, LocalTools, ToolExecutor } from './local-tools';
-import { loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
+import { asList, loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
 import { anyStopCondition, type StopCondition } from './loop/stop-conditions';
 import {
   typeStep,
@@ -259,13 +259,13 @@ function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>
 /** Runs one step's calls where they belong and returns one outcome per call, parse failures last. */
 async function executeStep<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
   run: LoopRun<TTools, TRegistry>,
-  input: { response: unknown; request: object; step: number },
+  input: { response: unknown; request: object; step: number; searching: boolean },
 ): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[]; search: SearchAnswer | undefined }> {
   const { options, dialect } = run;
   const adapter = getAdapter(options.provider as Provider);
   const parsed = adapter.parseCalls(input.response, run.parseOptions);
   const search =
-    options.toolSearch?.asks(input.response) === true
+    input.searching && options.toolSearch !== undefined
       ? await options.toolSearch.answer(input.response)
       : undefined;
   const byId = new Map<string, { result: ToolResultIR; executedBy: ToolCallExecutor }>();
@@ -348,7 +348,7 @@ function nextRequest(
   if (run.options.provider === 'openai-responses') {
     return run.dialect.append(request, {
       turn,
-      results: [...listOf(search.output), ...listOf(results)],
+      results: [...asList(search.output), ...asList(results)],
     });
   }
   const appended = run.dialect.append(request, { turn, results });
@@ -361,10 +361,6 @@ function nextRequest(
     return true;
   });
   return fresh.length === 0 ? appended : run.dialect.offer(appended, fresh);
-}
-
-function listOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [value];
 }
 
 /** How one model call is made: at once, or as a stream whose events the loop passes on. */
@@ -418,14 +414,14 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     const prepared = (await options.prepareStep?.({ stepNumber: step, steps, request })) ?? request;
     const response = yield* callModel(prepared, step);
     const turn = dialect.read(response);
-    if (!turn.hasToolCalls && options.toolSearch?.asks(response) !== true) {
-      return ended(response, turn, 'final');
-    }
+    const searching = options.toolSearch?.asks(response) === true;
+    if (!turn.hasToolCalls && !searching) return ended(response, turn, 'final');
     if (step >= maxSteps) return ended(response, turn, 'max_steps');
     const { outcomes, calls, search } = await executeStep(run, {
       response,
       request: prepared,
       step,
+      searching,
     });
     const results = outcomes.map((outcome) => outcome.result);
     const toolStep: ToolLoopStep<TTools, TRegistry> = {

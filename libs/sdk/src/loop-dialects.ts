@@ -39,7 +39,8 @@ function offerAtRoot(request: object, tools: readonly unknown[]): object {
   return { ...request, tools: [...requestTools(request), ...tools] };
 }
 
-function asList(results: unknown): unknown[] {
+/** Results as a list of conversation items (one message, or several). */
+export function asList(results: unknown): unknown[] {
   return Array.isArray(results) ? results : [results];
 }
 

@@ -51,8 +51,7 @@ export function argumentText(value: unknown): string {
  * absent values are left out, as a form would not send them.
  */
 export function formBody(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    invalid('a form body must be an object of named values');
+  const fields = namedValues(value, 'a form body');
   const form = new URLSearchParams();
   const add = (name: string, item: unknown): void => {
     if (item === null || item === undefined) return;
@@ -61,8 +60,14 @@ export function formBody(value: unknown): string {
       for (const [key, nested] of Object.entries(item)) add(`${name}[${key}]`, nested);
     else form.append(name, argumentText(item));
   };
-  for (const [name, item] of Object.entries(value)) add(name, item);
+  for (const [name, item] of Object.entries(fields)) add(name, item);
   return form.toString();
+}
+
+/** A form's or multipart body's fields: only an object has named values. */
+function namedValues(value: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(`${what} must be an object of named values`);
+  return value;
 }
 
 /** One file of a multipart body, as an argument carries it. */
@@ -73,15 +78,10 @@ interface FileArgument {
 }
 
 function fileOf(field: string, value: unknown): FileArgument {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    Array.isArray(value) ||
-    typeof (value as { base64?: unknown }).base64 !== 'string'
-  )
+  const base64 = isRecord(value) ? value['base64'] : undefined;
+  if (!isRecord(value) || typeof base64 !== 'string')
     invalid(`"${field}" must be a file: {base64, filename?, content_type?}`);
-  const file = value as Record<string, unknown>;
-  const base64 = file['base64'] as string;
+  const file = value;
   if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) invalid(`"${field}".base64 is not base64`);
   return {
     base64,
@@ -95,10 +95,9 @@ function fileOf(field: string, value: unknown): FileArgument {
  * as JSON text, `null` and absent left out), the `files` properties as files decoded from base64.
  */
 export function multipartBody(value: unknown, files: ReadonlySet<string>): FormData {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    invalid('a multipart body must be an object of named values');
+  const fields = namedValues(value, 'a multipart body');
   const form = new FormData();
-  for (const [name, item] of Object.entries(value)) {
+  for (const [name, item] of Object.entries(fields)) {
     if (item === null || item === undefined) continue;
     const items: unknown[] =
       Array.isArray(item) && (files.has(name) || !item.some(isRecord)) ? item : [item];
