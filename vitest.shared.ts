@@ -10,6 +10,10 @@ const workspaceRoot = path.dirname(fileURLToPath(import.meta.url));
 export const toolgateAliases: Record<string, string> = {
   '@toolgate/toolir': path.join(workspaceRoot, 'libs/toolir/src/index.ts'),
   '@toolgate/adapters/internal': path.join(workspaceRoot, 'libs/adapters/src/internal.ts'),
+  '@toolgate/adapters/testing': path.join(
+    workspaceRoot,
+    'libs/adapters/test/support/sdk-wire-schemas.ts',
+  ),
   '@toolgate/adapters': path.join(workspaceRoot, 'libs/adapters/src/index.ts'),
   '@toolgate/engine': path.join(workspaceRoot, 'libs/engine/src/index.ts'),
   '@toolgate/persistence/testing': path.join(workspaceRoot, 'libs/persistence/src/testing.ts'),
@@ -42,7 +46,10 @@ export interface ProjectTestOptions {
 }
 
 /** One vitest configuration for every project, so each runs the same way under `nx run-many -t test`. */
-export function defineProjectTestConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+export function defineProjectTestConfig(
+  projectDir: string,
+  options: ProjectTestOptions = {},
+): ViteUserConfig {
   const include = options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'];
   return defineConfig({
     root: projectDir,
@@ -69,7 +76,9 @@ export function defineProjectTestConfig(projectDir: string, options: ProjectTest
       ...(options.globalSetup ? { globalSetup: options.globalSetup } : {}),
       // Each project leaves a JSON report so CI can print one total for the whole workspace.
       reporters: ['default', 'json'],
-      outputFile: { json: path.join(workspaceRoot, 'tmp/test-results', `${path.basename(projectDir)}.json`) },
+      outputFile: {
+        json: path.join(workspaceRoot, 'tmp/test-results', `${path.basename(projectDir)}.json`),
+      },
       typecheck: { enabled: false },
       ...(options.variants
         ? {

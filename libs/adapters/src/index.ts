@@ -26,7 +26,16 @@ export type {
   LimitViolation,
   NameMapping,
 } from './shared/downgrade-report';
-export { DEFAULT_OPENAI_LIMITS, type SchemaLimits } from './shared/json-schema/schema-limits';
+export type { SchemaLimits } from './shared/json-schema/schema-limits';
+export {
+  DEFAULT_OPENAI_LIMITS,
+  PROVIDER_LIMITS,
+  type ProviderLimits,
+  type RequestLimits,
+  type SchemaRules,
+  type StrictRules,
+} from './shared/provider-limits/provider-limits';
+export { checkWireTools, type WireProblem } from './shared/provider-limits/check-wire-tools';
 export { CONSERVATIVE_BEHAVIOR, toolIdFromName } from './shared/import-tool';
 export { toWireName } from './shared/names/tool-name-map';
 export { toWireCallId } from './shared/names/call-id';

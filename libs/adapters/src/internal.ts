@@ -1,6 +1,6 @@
 export { stableHash } from './shared/stable-hash';
 export { mangleName } from './shared/names/mangle-name';
-export { NAME_RULES, CALL_ID_RULES, type NameRules } from './shared/names/name-rules';
+export type { NameRules } from './shared/names/name-rules';
 export { buildToolNameMap, fromWireName, type ToolNameMap } from './shared/names/tool-name-map';
 export { inlineRefs } from './shared/json-schema/inline-refs';
 export { resolveLocalRef } from './shared/json-schema/resolve-local-ref';

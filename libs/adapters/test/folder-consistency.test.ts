@@ -30,7 +30,7 @@ const REQUIRED = [
 const EXTRAS: Record<Provider, string[]> = {
   'openai-chat': [],
   'openai-responses': ['OPENAI_RESPONSES_ITEM_TYPES', 'locateOpenAIResponsesItems'],
-  anthropic: ['ANTHROPIC_BLOCK_TYPES', 'ANTHROPIC_STRICT_PROFILE', 'locateAnthropicBlocks'],
+  anthropic: ['ANTHROPIC_BLOCK_TYPES', 'locateAnthropicBlocks'],
   gemini: ['GEMINI_PART_FIELDS', 'geminiSchemaToJsonSchema', 'locateGeminiParts'],
   mcp: [
     'MCP_TRUNCATED_META_KEY',

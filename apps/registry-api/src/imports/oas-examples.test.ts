@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getAdapter, PROVIDERS } from '@toolgate/adapters';
+import { checkWireTools, getAdapter, PROVIDERS, type Provider } from '@toolgate/adapters';
+import { sdkTypeErrors } from '@toolgate/adapters/testing';
+import type { ToolIR } from '@toolgate/toolir';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { exportValidity } from './export-validity';
@@ -18,6 +20,20 @@ const MCP_SCHEMA = JSON.parse(
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 ajv.addSchema(MCP_SCHEMA, 'mcp');
 const validateMcpTool = ajv.getSchema('mcp#/$defs/Tool')!;
+
+/**
+ * Every format of one tool against the provider-limits table (exportValidity) and, one wire
+ * definition at a time, against the official SDK's tool type (MCP: its official schema).
+ */
+function expectEveryExportValid(ir: ToolIR): void {
+  const validity = exportValidity(ir);
+  for (const provider of PROVIDERS) {
+    expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
+    const [definition] = getAdapter(provider).toolsToWire([ir]).definitions;
+    if (provider === 'mcp') expect(validateMcpTool(definition), ir.name).toBe(true);
+    else expect(sdkTypeErrors(provider satisfies Provider, definition), ir.name).toEqual([]);
+  }
+}
 
 async function importFixture(file: string) {
   const document = await loadOpenApiDocument(
@@ -56,16 +72,10 @@ describe("ReadMe's public OpenAPI examples", () => {
   });
 
   it.each(['star-trek.json', 'train-travel.json', 'parameters-style.json', 'readme.json'])(
-    '%s: every tool exports to every format, and the MCP ones conform to the MCP schema',
+    '%s: every tool exports to every format, within the limits table and the SDK types',
     async (file) => {
       const { irs } = await importFixture(file);
-      for (const ir of irs) {
-        const validity = exportValidity(ir);
-        for (const provider of PROVIDERS)
-          expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
-      }
-      for (const tool of getAdapter('mcp').toolsToWire(irs).tools)
-        expect(validateMcpTool(tool), tool.name).toBe(true);
+      for (const ir of irs) expectEveryExportValid(ir);
     },
   );
 
@@ -81,11 +91,7 @@ describe("ReadMe's public OpenAPI examples", () => {
 
   it('renames the property keys Gemini and Anthropic refuse, so every tool exports (schema-types.json)', async () => {
     const { irs } = await importFixture('schema-types.json');
-    for (const ir of irs) {
-      const validity = exportValidity(ir);
-      for (const provider of PROVIDERS)
-        expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
-    }
+    for (const ir of irs) expectEveryExportValid(ir);
     // e.g. "integer (format: int8)", which neither wire takes as a key.
     const renamed = irs.flatMap((ir) =>
       getAdapter('anthropic')
@@ -130,17 +136,39 @@ describe("OpenAI's own API description (3.1, 288 operations, 3.4 MB)", () => {
     expect(JSON.stringify(responses?.parameters)).toContain('"$ref":"#/$defs/');
   });
 
-  it('exports every imported tool to every format', async () => {
+  it('exports every imported tool to every format, within the limits table and the SDK types', async () => {
     const converted = await importOpenAI();
-    for (const candidate of converted.tools) {
-      const ir = candidateToIR(candidate, {
+    for (const candidate of converted.tools)
+      expectEveryExportValid(
+        candidateToIR(candidate, {
+          id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
+          version: '1.0.0',
+          timeoutMs: 30_000,
+        }),
+      );
+  });
+
+  it('exports every tool strict for OpenAI, and for Anthropic all but the recursive ones, which it reports', async () => {
+    const irs = (await importOpenAI()).tools.map((candidate) =>
+      candidateToIR(candidate, {
         id: '6f1d0b5c-3f2e-4c8a-9a57-3e2d7c1b9f40',
         version: '1.0.0',
         timeoutMs: 30_000,
-      });
-      const validity = exportValidity(ir);
-      for (const provider of PROVIDERS)
-        expect(validity[provider], `${ir.name} ${provider}`).toMatchObject({ valid: true });
+      }),
+    );
+    const refused = new Map<Provider, string[]>();
+    for (const provider of ['openai-chat', 'openai-responses', 'anthropic'] as const) {
+      for (const ir of irs) {
+        const { definitions, report } = getAdapter(provider).toolsToWire([ir], { strict: true });
+        expect(sdkTypeErrors(provider, definitions[0]), ir.name).toEqual([]);
+        const problems = checkWireTools(provider, definitions).map((problem) => problem.rule);
+        // The table and the conversion agree: what the check refuses, the report names as a limit.
+        expect(problems, ir.name).toEqual(report.limits.map((limit) => limit.limit));
+        if (problems.length > 0) refused.set(provider, [...(refused.get(provider) ?? []), ir.name]);
+      }
     }
+    expect(refused.get('openai-chat')).toBeUndefined();
+    expect(refused.get('openai-responses')).toBeUndefined();
+    expect(refused.get('anthropic')).toHaveLength(10);
   });
 });

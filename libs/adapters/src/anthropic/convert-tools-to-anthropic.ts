@@ -3,7 +3,8 @@ import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { deferralOf, defersAny } from '../shared/deferred-loading';
 import { strictHintOf } from '../shared/strict-hint';
-import type { DowngradeReport } from '../shared/downgrade-report';
+import { checkRequestLimits } from '../shared/provider-limits/request-limits';
+import { descriptionForWire } from '../shared/provider-limits/description-for-wire';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 
 import type {
@@ -14,37 +15,11 @@ import type {
 } from './anthropic-api';
 import { downgradeSchemaForAnthropic } from './downgrade-schema-for-anthropic';
 
-const MAX_CACHE_BREAKPOINTS = 4;
 // BM25 over names, descriptions and parameters suits descriptions written in prose.
 const ANTHROPIC_TOOL_SEARCH: AnthropicRequestTool = {
   type: 'tool_search_tool_bm25_20251119',
   name: 'tool_search_tool_bm25',
 };
-// Documented strict-tool limits (provider-rules §2.3, secondary source): per request.
-const MAX_STRICT_TOOLS = 20;
-const MAX_STRICT_OPTIONAL_PARAMETERS = 24;
-const MAX_STRICT_UNION_PARAMETERS = 16;
-
-function checkStrictLimits(strictTools: readonly AnthropicTool[], report: DowngradeReport): void {
-  let optional = 0;
-  let unions = 0;
-  for (const tool of strictTools) {
-    const properties = tool.input_schema.properties ?? {};
-    const required = tool.input_schema.required ?? [];
-    for (const [key, schema] of Object.entries(properties)) {
-      if (!required.includes(key)) optional++;
-      if (isRecord(schema) && (schema['anyOf'] !== undefined || Array.isArray(schema['type'])))
-        unions++;
-    }
-  }
-  const check = (limit: string, actual: number, max: number): void => {
-    if (actual > max) report.limits.push({ tool: '*', limit, actual, max });
-  };
-  check('maxStrictTools', strictTools.length, MAX_STRICT_TOOLS);
-  check('maxStrictOptionalParameters', optional, MAX_STRICT_OPTIONAL_PARAMETERS);
-  check('maxStrictUnionParameters', unions, MAX_STRICT_UNION_PARAMETERS);
-}
-
 function cacheControlOf(tool: ToolIR): AnthropicCacheControl | undefined {
   const value =
     tool.provider_hints?.['anthropic']?.['cache_control'] ?? tool.protocol_meta?.['cache_control'];
@@ -72,7 +47,7 @@ export function convertToolsToAnthropic(
       const cacheControl = cacheControlOf(tool);
       return {
         name: wireName,
-        description: tool.description,
+        description: descriptionForWire(tool.description, 'anthropic', reporter),
         input_schema: downgradeSchemaForAnthropic(tool.parameters, reporter, {
           strict: strict === true,
         }),
@@ -82,18 +57,7 @@ export function convertToolsToAnthropic(
       };
     },
   );
-  const breakpoints = definitions.filter((tool) => tool.cache_control !== undefined).length;
-  if (breakpoints > MAX_CACHE_BREAKPOINTS)
-    report.limits.push({
-      tool: '*',
-      limit: 'maxCacheBreakpoints',
-      actual: breakpoints,
-      max: MAX_CACHE_BREAKPOINTS,
-    });
-  checkStrictLimits(
-    definitions.filter((tool) => tool.strict === true),
-    report,
-  );
+  report.limits.push(...checkRequestLimits('anthropic', definitions));
   const search = defersAny(tools, options) && options.toolSearch !== 'none';
   return {
     tools: search ? [ANTHROPIC_TOOL_SEARCH, ...definitions] : definitions,

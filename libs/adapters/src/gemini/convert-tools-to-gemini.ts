@@ -1,5 +1,6 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { descriptionForWire } from '../shared/provider-limits/description-for-wire';
 import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
@@ -22,7 +23,7 @@ export function convertToolsToGemini(
     'gemini',
     (tool, { wireName, reporter }) => ({
       name: wireName,
-      description: tool.description,
+      description: descriptionForWire(tool.description, 'gemini', reporter),
       ...downgradeSchemaForGemini(tool.parameters, reporter, { mode, maxRecursion }),
     }),
   );

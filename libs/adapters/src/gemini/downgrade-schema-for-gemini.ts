@@ -16,20 +16,12 @@ import {
   typeOfValues,
   type SchemaNode,
 } from '../shared/json-schema/schema-node';
+import { PROVIDER_LIMITS } from '../shared/provider-limits/provider-limits';
 import type { GeminiFunctionDeclaration, GeminiSchema } from './gemini-api';
 
 /** Gemini's schema mode: the OpenAPI subset in `parameters` (works everywhere) or plain JSON Schema. */
 export type GeminiSchemaMode = 'openapi' | 'jsonschema';
 
-const KEEP = new Set([
-  'title',
-  'description',
-  'pattern',
-  'minimum',
-  'maximum',
-  'example',
-  'propertyOrdering',
-]);
 const INT64 = new Set([
   'minItems',
   'maxItems',
@@ -67,11 +59,11 @@ const HANDLED = new Set([
   'prefixItems',
   'format',
 ]);
-const FORMATS: Record<string, ReadonlySet<string>> = {
-  string: new Set(['enum', 'date-time']),
-  number: new Set(['float', 'double']),
-  integer: new Set(['int32', 'int64']),
-};
+const RULES = PROVIDER_LIMITS.gemini.schema;
+// What Gemini takes as it is: its keywords less those this converter writes itself.
+const KEEP = new Set(
+  [...(RULES.keywords ?? [])].filter((key) => !HANDLED.has(key) && !INT64.has(key)),
+);
 /** One branch of an anyOf / oneOf and its JSON Pointer in the IR schema. */
 interface Branch {
   schema: unknown;
@@ -89,7 +81,7 @@ export type GeminiParameters = Pick<
  * `$ref` inlined with recursion cut, `const` -> `enum`, type arrays -> `nullable`/`anyOf`, numeric
  * enums stringified with `format:'enum'`, unknown keywords dropped or moved into the description,
  * no empty `properties`, and no `parameters` at all for a tool without any. `jsonschema` sends
- * `parametersJsonSchema` minus `$schema`/`$id`.
+ * `parametersJsonSchema` minus `$schema`/`$id`. Either way, keys Gemini refuses are renamed.
  */
 export function downgradeSchemaForGemini(
   parameters: JsonSchema,
@@ -100,7 +92,7 @@ export function downgradeSchemaForGemini(
     const { $schema, $id, ...rest } = cloneJson(parameters);
     if ($schema !== undefined) reporter.note('/$schema', '$schema', { action: 'dropped' });
     if ($id !== undefined) reporter.note('/$id', '$id', { action: 'dropped' });
-    return { parametersJsonSchema: rest };
+    return { parametersJsonSchema: renamePropertiesForWire(rest, 'gemini', reporter) };
   }
   const inlined = inlineRefs(cloneJson(parameters), reporter, {
     maxRecursion: options.maxRecursion,
@@ -170,13 +162,21 @@ class GeminiSchemaConverter {
       );
     }
 
-    const type =
+    let type =
       types[0] ??
       (isSchemaNode(node['properties'])
         ? 'object'
         : node['items'] !== undefined || node['prefixItems'] !== undefined
           ? 'array'
           : undefined);
+    // "type must be specified when not using one_of, any_of or all_of fields".
+    if (type === undefined && RULES.subschemasNeedType) {
+      type = 'string';
+      this.reporter.note(pointer(path, 'type'), 'type', {
+        action: 'rewritten',
+        detail: 'a value of any type sent as a string: Gemini needs a type',
+      });
+    }
     const out: SchemaNode = {};
     if (type !== undefined) out['type'] = type.toUpperCase();
     if (nullable) out['nullable'] = true;
@@ -371,7 +371,7 @@ class GeminiSchemaConverter {
       if (HANDLED.has(key) && key !== 'format') continue;
       if (key === 'format') {
         if (out['format'] !== undefined) continue;
-        if (FORMATS[type ?? '']?.has(String(value))) out['format'] = value;
+        if (RULES.formats?.[type?.toUpperCase() ?? '']?.has(String(value))) out['format'] = value;
         else {
           moved.push([key, value]);
           this.reporter.note(at, key, { action: 'moved_to_description' });

@@ -1,6 +1,7 @@
 import { isRecord } from '@toolgate/toolir';
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
+import { descriptionForWire } from '../shared/provider-limits/description-for-wire';
 import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
@@ -26,7 +27,7 @@ export function convertToolsToMcp(
       return {
         name: wireName,
         ...(tool.title === undefined ? {} : { title: tool.title }),
-        description: tool.description,
+        description: descriptionForWire(tool.description, 'mcp', reporter),
         inputSchema: downgradeSchemaForMcp(tool.parameters, reporter),
         ...(tool.outputSchema === undefined
           ? {}

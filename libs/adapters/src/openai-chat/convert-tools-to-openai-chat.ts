@@ -2,13 +2,12 @@ import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { defersAny } from '../shared/deferred-loading';
 import { noteUnsupportedOptions } from '../shared/downgrade-report';
-import { openAIDescription } from '../shared/json-schema/downgrade-openai-schema';
+import { descriptionForWire } from '../shared/provider-limits/description-for-wire';
+import { checkRequestLimits } from '../shared/provider-limits/request-limits';
 import { strictHintOf } from '../shared/strict-hint';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type { OpenAIChatFunctionTool, OpenAIChatRequestOptions } from './openai-chat-api';
 import { downgradeSchemaForOpenAIChat } from './downgrade-schema-for-openai-chat';
-
-const MAX_CHAT_TOOLS = 128;
 
 /**
  * ToolIR -> Chat Completions `tools` (+ `parallel_tool_calls` when the option is given). Each tool
@@ -25,7 +24,7 @@ export function convertToolsToOpenAIChat(
       type: 'function' as const,
       function: {
         name: context.wireName,
-        description: openAIDescription(tool.description, context.reporter),
+        description: descriptionForWire(tool.description, 'openai-chat', context.reporter),
         parameters: downgradeSchemaForOpenAIChat(tool.parameters, context.reporter, {
           strict,
           limits: options.limits,
@@ -38,14 +37,7 @@ export function convertToolsToOpenAIChat(
     deferLoading: defersAny(tools, options),
     wire: 'OpenAI Chat Completions',
   });
-  // "A max of 128 functions are supported" (openapi.yaml, CreateChatCompletionRequest.tools).
-  if (definitions.length > MAX_CHAT_TOOLS)
-    report.limits.push({
-      tool: '*',
-      limit: 'maxTools',
-      actual: definitions.length,
-      max: MAX_CHAT_TOOLS,
-    });
+  report.limits.push(...checkRequestLimits('openai-chat', definitions));
   return {
     tools: definitions,
     definitions,

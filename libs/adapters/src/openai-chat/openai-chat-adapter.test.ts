@@ -4,7 +4,8 @@ import { buildTool, weatherTool } from '../../test/support/tool-factory';
 import { AdapterError, InvalidToolArgumentsError } from '../shared/adapter-error';
 import { invalidArgumentsResult } from '../shared/invalid-arguments-result';
 import { mangleName } from '../shared/names/mangle-name';
-import { NAME_RULES } from '../shared/names/name-rules';
+import { checkWireTools } from '../shared/provider-limits/check-wire-tools';
+import { PROVIDER_LIMITS } from '../shared/provider-limits/provider-limits';
 import completion from './__fixtures__/chat-completion-parallel-tool-calls.json';
 import truncated from './__fixtures__/chat-completion-truncated-arguments.json';
 import { openAIResponsesAdapter } from '../openai-responses/openai-responses-adapter';
@@ -258,7 +259,9 @@ describe('openai-chat calls', () => {
     expect(calls[0]?.name).toBe('admin.tools.list');
     expect(adapter.callsToWire(calls).tool_calls[0]?.function.name).toBe(wireName);
 
-    const twin = buildTool({ name: mangleName('admin.tools.list', NAME_RULES['openai-chat']) });
+    const twin = buildTool({
+      name: mangleName('admin.tools.list', PROVIDER_LIMITS['openai-chat'].toolName),
+    });
     expect(() => adapter.toolsToWire([tool, twin])).toThrow(
       expect.objectContaining({ code: 'name_collision' }),
     );
@@ -351,11 +354,14 @@ describe('openai-chat strict per tool', () => {
 });
 
 describe('openai-chat shapes OpenAI refuses', () => {
-  it('gives an array without items any items, and cuts a description past 1,024 characters', () => {
+  it('gives arrays items and untyped subschemas a type, and cuts a description past 1,024 characters', () => {
     const tool = buildTool({
       name: 'tag_items',
       description: 'x'.repeat(1136),
-      parameters: { type: 'object', properties: { tags: { type: 'array' } } },
+      parameters: {
+        type: 'object',
+        properties: { tags: { type: 'array' }, value: { description: 'any JSON value' } },
+      },
     });
     for (const wireAdapter of [adapter, openAIResponsesAdapter]) {
       const { definitions, report } = wireAdapter.toolsToWire([tool]);
@@ -366,11 +372,18 @@ describe('openai-chat shapes OpenAI refuses', () => {
       };
       const fn = wire.function ?? wire;
       expect(fn.description).toHaveLength(1024);
-      expect(fn.parameters?.['properties']).toEqual({ tags: { type: 'array', items: {} } });
+      const scalars = ['string', 'number', 'boolean', 'null'];
+      expect(fn.parameters?.['properties']).toEqual({
+        tags: { type: 'array', items: { type: scalars } },
+        value: { description: 'any JSON value', type: scalars },
+      });
       expect(report.entries).toEqual([
         expect.objectContaining({ path: '/description', action: 'rewritten' }),
         expect.objectContaining({ path: '/properties/tags/items', action: 'rewritten' }),
+        expect.objectContaining({ path: '/properties/tags/items/type', action: 'rewritten' }),
+        expect.objectContaining({ path: '/properties/value/type', action: 'rewritten' }),
       ]);
+      expect(checkWireTools(wireAdapter.provider, definitions)).toEqual([]);
     }
   });
 });

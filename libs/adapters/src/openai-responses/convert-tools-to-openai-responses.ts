@@ -1,7 +1,7 @@
 import type { ToolIR } from '@toolgate/toolir';
 import { convertToolList } from '../shared/convert-tool-list';
 import { deferralOf, defersAny } from '../shared/deferred-loading';
-import { openAIDescription } from '../shared/json-schema/downgrade-openai-schema';
+import { descriptionForWire } from '../shared/provider-limits/description-for-wire';
 import { strictHintOf } from '../shared/strict-hint';
 import type { ToolsToWireOptions, ToolsToWireResult } from '../shared/tool-adapter';
 import type {
@@ -30,7 +30,7 @@ export function convertToolsToOpenAIResponses(
     return {
       type: 'function' as const,
       name: context.wireName,
-      description: openAIDescription(tool.description, context.reporter),
+      description: descriptionForWire(tool.description, 'openai-responses', context.reporter),
       parameters: downgradeSchemaForOpenAIResponses(tool.parameters, context.reporter, {
         strict,
         limits: options.limits,

@@ -1,7 +1,7 @@
 import type { ToolReporter } from '../downgrade-report';
 import { isSchemaNode, mapSubschemas, type SchemaNode } from './schema-node';
 
-/** Provider limits on one schema; OpenAI's current documented values are the defaults (configurable). */
+/** Provider limits on one schema (the values per wire are in PROVIDER_LIMITS). */
 export interface SchemaLimits {
   /** Levels of object nesting (older OpenAI docs: 5; current: 10). */
   maxNestingDepth: number;
@@ -14,15 +14,6 @@ export interface SchemaLimits {
   /** Characters of one string enum with more than 250 values. */
   maxLargeEnumChars: number;
 }
-
-/** OpenAI strict-mode limits as currently documented; pass `limits` to tighten (e.g. 5 levels, 100 properties). */
-export const DEFAULT_OPENAI_LIMITS: SchemaLimits = {
-  maxNestingDepth: 10,
-  maxProperties: 5000,
-  maxEnumValues: 1000,
-  maxSchemaChars: 120_000,
-  maxLargeEnumChars: 15_000,
-};
 
 /** Measures a schema against the limits and reports each one it exceeds. */
 export function checkSchemaLimits(

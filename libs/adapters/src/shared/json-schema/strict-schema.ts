@@ -13,7 +13,7 @@ import {
   type SchemaNode,
 } from './schema-node';
 
-/** What a provider's strict mode accepts, after its official SDK helper. */
+/** What a provider's strict mode accepts, after its official SDK helper (values in PROVIDER_LIMITS). */
 export interface StrictProfile {
   /** Keywords kept as they are; every other keyword is moved into the description. */
   keep: ReadonlySet<string>;
@@ -95,7 +95,7 @@ export function toStrictSchema(
         detail: 'single-member allOf merged',
       });
     }
-    node = inferType(node, path, reporter);
+    node = inferType(node, { path, reporter, why: 'strict mode needs a type' });
 
     const moved: Array<[string, unknown]> = [];
     const result: SchemaNode = {};
@@ -185,10 +185,19 @@ export function toStrictSchema(
   return visit(root, '');
 }
 
-function inferType(node: SchemaNode, path: string, reporter: ToolReporter): SchemaNode {
+/**
+ * The node with a `type` where it has none and is no composition: inferred from its keywords or
+ * values, else narrowed to scalar values (reported with `why`), for wires that need a type.
+ */
+export function inferType(
+  node: SchemaNode,
+  at: { path: string; reporter: ToolReporter; why: string },
+): SchemaNode {
+  const { path, reporter, why } = at;
   if (
     node['type'] !== undefined ||
     node['anyOf'] !== undefined ||
+    node['oneOf'] !== undefined ||
     node['allOf'] !== undefined ||
     node['$ref'] !== undefined
   ) {
@@ -205,7 +214,7 @@ function inferType(node: SchemaNode, path: string, reporter: ToolReporter): Sche
     type = SCALAR_TYPES;
     reporter.note(pointer(path, 'type'), 'type', {
       action: 'rewritten',
-      detail: 'a schema without a type narrowed to scalar values: strict mode needs a type',
+      detail: `a schema without a type narrowed to scalar values: ${why}`,
     });
   }
   return { ...node, type };

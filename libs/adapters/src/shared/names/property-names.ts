@@ -4,7 +4,7 @@ import { resolveLocalRef } from '../json-schema/resolve-local-ref';
 import { isSchemaNode, mapSubschemas, pointer, type SchemaNode } from '../json-schema/schema-node';
 import type { Provider } from '../provider';
 import { mangleName } from './mangle-name';
-import { PROPERTY_NAME_RULES } from './name-rules';
+import { PROVIDER_LIMITS } from '../provider-limits/provider-limits';
 
 /**
  * The key a property is sent under on `provider`: unchanged when the wire takes it, else rewritten
@@ -12,7 +12,7 @@ import { PROPERTY_NAME_RULES } from './name-rules';
  * back exactly and distinct keys stay distinct.
  */
 export function toWirePropertyName(key: string, provider: Provider): string {
-  const rules = PROPERTY_NAME_RULES[provider];
+  const rules = PROVIDER_LIMITS[provider].propertyKey;
   return rules === undefined ? key : mangleName(key, rules);
 }
 
@@ -25,7 +25,7 @@ export function renamePropertiesForWire<TSchema extends SchemaNode>(
   provider: Provider,
   reporter: ToolReporter,
 ): TSchema {
-  if (PROPERTY_NAME_RULES[provider] === undefined) return schema;
+  if (PROVIDER_LIMITS[provider].propertyKey === undefined) return schema;
   const visit = (node: unknown, path: string): unknown => {
     if (!isSchemaNode(node)) return node;
     const mapped = mapSubschemas(node, path, visit);

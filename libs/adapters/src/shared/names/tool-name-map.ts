@@ -3,7 +3,7 @@ import { AdapterError } from '../adapter-error';
 import type { NameMapping } from '../downgrade-report';
 import type { Provider } from '../provider';
 import { mangleName } from './mangle-name';
-import { NAME_RULES } from './name-rules';
+import { PROVIDER_LIMITS } from '../provider-limits/provider-limits';
 
 /** Both directions of a tool list's names on one wire. */
 export interface ToolNameMap {
@@ -14,7 +14,7 @@ export interface ToolNameMap {
 
 /** The wire name of one tool name on `provider`: deterministic, independent of the other tools. */
 export function toWireName(name: string, provider: Provider): string {
-  return mangleName(name, NAME_RULES[provider]);
+  return mangleName(name, PROVIDER_LIMITS[provider].toolName);
 }
 
 /**

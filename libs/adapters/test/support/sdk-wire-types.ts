@@ -1,0 +1,12 @@
+/**
+ * The official SDKs' request types for one function tool definition, by wire: the source that
+ * `conformance/sdk/wire-schemas.json` is generated from (`npm run conformance:sdk`), by `sdk-wire-schemas.ts`.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type * as Genai from '@google/genai';
+import type OpenAI from 'openai';
+
+export type OpenAIChatTool = OpenAI.Chat.ChatCompletionFunctionTool;
+export type OpenAIResponsesTool = OpenAI.Responses.FunctionTool;
+export type AnthropicTool = Anthropic.Messages.Tool;
+export type GeminiFunctionDeclaration = Genai.FunctionDeclaration;
