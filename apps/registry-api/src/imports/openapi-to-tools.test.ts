@@ -519,12 +519,10 @@ describe('openApiToTools', () => {
       toolgate: { executor: { body_encoding: 'multipart', files: ['file', 'pages'] } },
     });
     const properties = upload?.parameters['properties'] as Record<string, Record<string, unknown>>;
-    expect(properties['file']).toMatchObject({
-      type: 'object',
-      required: ['base64'],
-      description: 'The PDF.',
-    });
-    expect(properties['pages']).toMatchObject({ type: 'array', items: { required: ['base64'] } });
+    // Its bytes as base64, or a URL the gateway fetches them from.
+    const file = { anyOf: [{ required: ['base64'] }, { required: ['url'] }] };
+    expect(properties['file']).toMatchObject({ ...file, description: 'The PDF.' });
+    expect(properties['pages']).toMatchObject({ type: 'array', items: file });
     // base64 text (format: byte) is a string argument, not a file.
     expect(properties['checksum']).toEqual({ type: 'string', format: 'byte' });
   });

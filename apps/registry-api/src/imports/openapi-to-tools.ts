@@ -423,16 +423,41 @@ function mapParameters(
  * any other body (array, primitive, composition), or an object body with a property named like
  * a parameter, is one argument `body` (`request_body` when a parameter took `body`).
  */
-/** A file as a tool argument: its bytes as base64, and what the part says of it. */
+const FILE_PART_PROPERTIES = {
+  filename: { type: 'string' },
+  content_type: { type: 'string', description: 'e.g. application/pdf' },
+};
+
+/** A file as a tool argument: its bytes as base64, or a URL to fetch them from, and what the part says of it. */
 const FILE_ARGUMENT_SCHEMA = {
-  type: 'object',
-  properties: {
-    base64: { type: 'string', contentEncoding: 'base64', description: "The file's bytes, base64." },
-    filename: { type: 'string' },
-    content_type: { type: 'string', description: 'e.g. application/pdf' },
-  },
-  required: ['base64'],
-  additionalProperties: false,
+  anyOf: [
+    {
+      type: 'object',
+      properties: {
+        base64: {
+          type: 'string',
+          contentEncoding: 'base64',
+          description: "The file's bytes, base64.",
+        },
+        ...FILE_PART_PROPERTIES,
+      },
+      required: ['base64'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+          format: 'uri',
+          description: 'An http(s) URL the gateway fetches the file from.',
+        },
+        ...FILE_PART_PROPERTIES,
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  ],
 };
 
 /** OpenAPI's file fields: `format: binary` (3.0), or `contentMediaType` without an encoding (3.1). */

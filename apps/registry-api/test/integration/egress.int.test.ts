@@ -182,4 +182,50 @@ describe('egress policy', () => {
       expect(after).toEqual(before);
     },
   );
+
+  it('fetches a file argument given by URL under the same policy: the metadata address is refused before the upload', async () => {
+    const tool = await createTool(api, team);
+    const ir = tool.ir
+      .parameters({
+        type: 'object',
+        properties: { file: { type: 'object', properties: { url: { type: 'string' } } } },
+      })
+      .with({
+        behavior: { readonly: false, destructive: false, idempotent: true },
+        constraints: { timeout_ms: 5_000, max_retries: 0 },
+        protocol_meta: {
+          toolgate: {
+            executor: {
+              kind: 'http',
+              method: 'POST',
+              url: `${allowed.url}/uploads`,
+              body_encoding: 'multipart',
+              files: ['file'],
+            },
+          },
+        },
+      });
+    await publish(api, team, { ...tool, ir }, '1.0.0', ir);
+    await setStable(api, team, tool, '1.0.0');
+    const before = allowed.connections;
+    const response = await api.request({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      body: [
+        {
+          id: `egress-${randomUUID()}`,
+          name: tool.name,
+          arguments: { file: { url: 'http://169.254.169.254/latest/meta-data/iam/key' } },
+        },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results[0]).toMatchObject({
+      ok: false,
+      error: { code: 'egress_denied', message: expect.stringContaining('169.254.169.254') },
+    });
+    // Nothing was uploaded: the file is fetched before the request is sent.
+    expect(allowed.connections).toBe(before);
+  });
 });

@@ -91,6 +91,12 @@ function answerPetstore(request: IncomingMessage, response: ServerResponse): voi
     response.end(JSON.stringify({ recorded: true }));
     return;
   }
+  // A file a model may name by URL instead of sending its bytes.
+  if (request.method === 'GET' && request.url === '/files/annex.pdf') {
+    response.writeHead(200, { 'content-type': 'application/pdf' });
+    response.end('%PDF-1.7 annex');
+    return;
+  }
   if (request.method === 'POST' && request.url === '/api/v3/documents') {
     response.writeHead(201, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ stored: true }));
@@ -561,7 +567,7 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     expect(JSON.parse(received[0]?.body ?? '{}')).toEqual({ 'value (celsius)': 21.5 });
   });
 
-  it('sends a multipart body with a file through the gateway', async () => {
+  it('sends a multipart body with a file through the gateway, as base64 or fetched from a URL', async () => {
     const document = {
       openapi: '3.0.3',
       info: { title: 'Documents', version: '1.0.0' },
@@ -630,6 +636,44 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
       'q3.pdf',
       'application/pdf',
       '%PDF-1.7 tiny',
+    ]);
+
+    // By URL: the gateway fetches the file (under the egress rules) and sends its bytes.
+    received.length = 0;
+    const byUrl = await api.request({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      body: [
+        {
+          id: `call-${randomUUID()}`,
+          name: 'multipart_uploadDocument',
+          arguments: { title: 'Annex', file: { url: `${petstoreUrl}/files/annex.pdf` } },
+        },
+        {
+          id: `call-${randomUUID()}`,
+          name: 'multipart_uploadDocument',
+          arguments: { title: 'Gone', file: { url: `${petstoreUrl}/files/missing.pdf?token=abc` } },
+        },
+      ],
+    });
+    expect(byUrl.status, byUrl.text).toBe(200);
+    expect(byUrl.body.results[0]).toMatchObject({ ok: true, data: { stored: true } });
+    expect(byUrl.body.results[1]).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', message: expect.stringContaining('HTTP 404') },
+    });
+    expect(JSON.stringify(byUrl.body.results[1])).not.toContain('token=abc');
+    const upload = received.find((request) => request.url === '/api/v3/documents');
+    const annex = (
+      await new Response(upload?.body, {
+        headers: { 'content-type': String(upload?.headers['content-type']) },
+      }).formData()
+    ).get('file') as File;
+    expect([annex.name, annex.type, await annex.text()]).toEqual([
+      'annex.pdf',
+      'application/pdf',
+      '%PDF-1.7 annex',
     ]);
   });
 

@@ -120,7 +120,7 @@ export const HttpExecutorConfigSchema = z
     }),
     files: z.array(z.string().min(1)).max(64).optional().meta({
       description:
-        'With `multipart`: the body properties that carry a file, each as `{base64, filename?, content_type?}` (one file) or a list of them.',
+        'With `multipart`: the body properties that carry a file, each as `{base64, filename?, content_type?}` or `{url, filename?, content_type?}` (fetched by the gateway under its egress rules), one file or a list of them.',
     }),
     query: z.enum(['remaining_arguments', 'none']).optional().meta({
       description:

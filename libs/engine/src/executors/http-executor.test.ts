@@ -717,6 +717,64 @@ describe('http executor parameters mapping', () => {
     expect([attachment?.name, await attachment?.text()]).toEqual(['data.csv', 'a,b']);
   });
 
+  it('fetches a file given by URL for a multipart part, and refuses one that answers no file or too much', async () => {
+    const { server, seen } = await recordingServer();
+    const files = await serve((request, response) => {
+      if (request.url === '/files/scan.png') {
+        response.setHeader('content-type', 'image/png');
+        response.end('PNG bytes');
+      } else if (request.url === '/files/huge.bin') {
+        response.end('x'.repeat(4096));
+      } else {
+        response.statusCode = 404;
+        response.end();
+      }
+    });
+    const upload = httpTool({
+      name: 'upload_scan',
+      config: {
+        kind: 'http',
+        method: 'POST',
+        url: `${server.url}/scans`,
+        body_encoding: 'multipart',
+        files: ['scan'],
+        max_response_bytes: 1024,
+      },
+    });
+    const { context } = createHarness({
+      tools: [upload],
+      executors: { http: createHttpExecutor() },
+    });
+    const sent = await executeCall(
+      callOf('upload_scan', { scan: { url: `${files.url}/files/scan.png` } }),
+      context,
+    );
+    expect(sent.result.ok, JSON.stringify(sent.result)).toBe(true);
+    const form = await new Response(seen[0]?.body, {
+      headers: { 'content-type': String(seen[0]?.headers['content-type']) },
+    }).formData();
+    const scan = form.get('scan') as File;
+    expect([scan.name, scan.type, await scan.text()]).toEqual([
+      'scan.png',
+      'image/png',
+      'PNG bytes',
+    ]);
+    for (const [argument, message] of [
+      [{ url: `${files.url}/files/gone.png?sig=secret` }, /HTTP 404/],
+      [{ url: `${files.url}/files/huge.bin` }, /larger than the 1024-byte limit/],
+      [{ url: 'file:///etc/passwd' }, /must be an http\(s\) URL/],
+      [{ url: `${files.url}/x`, base64: 'AAAA' }, /either base64 or url/],
+    ] as const) {
+      const refused = await executeCall(callOf('upload_scan', { scan: argument }), context);
+      expect(refused.result).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_arguments', message: expect.stringMatching(message) },
+      });
+      expect(JSON.stringify(refused.result)).not.toContain('sig=secret');
+    }
+    expect(seen).toHaveLength(1);
+  });
+
   it('fills path arguments in label and matrix style, exploded or not', async () => {
     const { server, seen } = await recordingServer();
     const tool = (name: string, style: 'label' | 'matrix', explode: boolean) =>

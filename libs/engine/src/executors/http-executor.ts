@@ -5,7 +5,13 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
-import { argumentText, formBody, multipartBody, placeParameters } from './http-parameters';
+import {
+  argumentText,
+  formBody,
+  multipartBody,
+  placeParameters,
+  type FetchedFile,
+} from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 
@@ -150,7 +156,12 @@ async function executeHttp(
     } else if (bodyMode !== 'none') {
       content = { value: bodyMode === 'arguments' ? request.arguments : remaining };
     }
-    const body = content === undefined ? undefined : encodeBody(config, content.value);
+    const body =
+      content === undefined
+        ? undefined
+        : await encodeBody(config, content.value, (fileUrl, field) =>
+            fetchFile(fileUrl, { field, config, signal, options }),
+          );
     // A multipart body's type carries its boundary, which undici writes from the FormData.
     if (typeof body === 'string')
       headers['content-type'] =
@@ -206,10 +217,54 @@ async function executeHttp(
 }
 
 /** The request body in the config's encoding. */
-function encodeBody(config: HttpExecutorConfig, value: unknown): string | FormData {
+async function encodeBody(
+  config: HttpExecutorConfig,
+  value: unknown,
+  fetch: (url: URL, field: string) => Promise<FetchedFile>,
+): Promise<string | FormData> {
   if (config.body_encoding === 'form') return formBody(value);
-  if (config.body_encoding === 'multipart') return multipartBody(value, new Set(config.files));
+  if (config.body_encoding === 'multipart')
+    return multipartBody(value, new Set(config.files), fetch);
   return JSON.stringify(value);
+}
+
+/**
+ * Fetches a file argument given by URL, through the executor's dispatcher (so the deployment's
+ * egress rules apply to it as to the call), within the call's deadline and the response cap. A
+ * URL that answers no file is the model's to fix: `invalid_arguments`, naming origin and path
+ * only (a query may carry a token).
+ */
+async function fetchFile(
+  url: URL,
+  context: {
+    field: string;
+    config: HttpExecutorConfig;
+    signal: AbortSignal;
+    options: HttpExecutorOptions;
+  },
+): Promise<FetchedFile> {
+  const { field, config, signal, options } = context;
+  const where = `${url.origin}${url.pathname}`;
+  const response = await sendRequest(url, {
+    method: 'GET',
+    signal,
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    discard(response.body);
+    throw new ToolExecutionError({
+      code: 'invalid_arguments',
+      message: `the file for "${field}" could not be fetched: ${where} answered HTTP ${response.statusCode}`,
+    });
+  }
+  const bytes = await readCapped(response.body, config.max_response_bytes);
+  if (bytes === undefined)
+    throw new ToolExecutionError({
+      code: 'invalid_arguments',
+      message: `the file for "${field}" at ${where} is larger than the ${config.max_response_bytes}-byte limit`,
+    });
+  const contentType = headerValue(response.headers, 'content-type');
+  return { bytes, ...(contentType === undefined ? {} : { contentType }) };
 }
 
 /** The `http` executor: undici requests with secret headers, a response size cap and abort on timeout. */

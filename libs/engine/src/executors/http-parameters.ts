@@ -70,31 +70,54 @@ function namedValues(value: unknown, what: string): Record<string, unknown> {
   return value;
 }
 
-/** One file of a multipart body, as an argument carries it. */
-interface FileArgument {
-  base64: string;
-  filename?: string;
-  content_type?: string;
+/** One file of a multipart body, as an argument carries it: its bytes, or where to fetch them. */
+export type FileArgument = { filename?: string; content_type?: string } & (
+  { base64: string } | { url: URL }
+);
+
+/** A file the executor fetched for a part: its bytes and the type its server declared. */
+export interface FetchedFile {
+  bytes: Uint8Array;
+  contentType?: string;
 }
 
 function fileOf(field: string, value: unknown): FileArgument {
-  const base64 = isRecord(value) ? value['base64'] : undefined;
-  if (!isRecord(value) || typeof base64 !== 'string')
-    invalid(`"${field}" must be a file: {base64, filename?, content_type?}`);
-  const file = value;
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) invalid(`"${field}".base64 is not base64`);
-  return {
-    base64,
-    ...(typeof file['filename'] === 'string' ? { filename: file['filename'] } : {}),
-    ...(typeof file['content_type'] === 'string' ? { content_type: file['content_type'] } : {}),
+  if (!isRecord(value))
+    invalid(`"${field}" must be a file: {base64 | url, filename?, content_type?}`);
+  const named = {
+    ...(typeof value['filename'] === 'string' ? { filename: value['filename'] } : {}),
+    ...(typeof value['content_type'] === 'string' ? { content_type: value['content_type'] } : {}),
   };
+  const { base64, url } = value;
+  if (typeof base64 === 'string' && url === undefined) {
+    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) invalid(`"${field}".base64 is not base64`);
+    return { ...named, base64 };
+  }
+  if (typeof url === 'string' && base64 === undefined) {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      invalid(`"${field}".url must be an http(s) URL`);
+    return { ...named, url: parsed };
+  }
+  return invalid(`"${field}" must carry either base64 or url`);
+}
+
+// A fetched file's name when the argument gives none: the last segment of its URL's path.
+function nameFromUrl(url: URL, field: string): string {
+  const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  return last === '' ? field : last;
 }
 
 /**
  * An object body as `multipart/form-data`: a part per property (arrays as repeated parts, objects
- * as JSON text, `null` and absent left out), the `files` properties as files decoded from base64.
+ * as JSON text, `null` and absent left out), the `files` properties as files, decoded from base64
+ * or fetched from their URL with `fetchFile` (the executor's, under its egress rules).
  */
-export function multipartBody(value: unknown, files: ReadonlySet<string>): FormData {
+export async function multipartBody(
+  value: unknown,
+  files: ReadonlySet<string>,
+  fetchFile: (url: URL, field: string) => Promise<FetchedFile>,
+): Promise<FormData> {
   const fields = namedValues(value, 'a multipart body');
   const form = new FormData();
   for (const [name, item] of Object.entries(fields)) {
@@ -102,15 +125,23 @@ export function multipartBody(value: unknown, files: ReadonlySet<string>): FormD
     const items: unknown[] =
       Array.isArray(item) && (files.has(name) || !item.some(isRecord)) ? item : [item];
     for (const part of items) {
-      if (files.has(name)) {
-        const file = fileOf(name, part);
-        const blob = new Blob([Buffer.from(file.base64, 'base64')], {
-          type: file.content_type ?? 'application/octet-stream',
-        });
-        form.append(name, blob, file.filename ?? name);
-      } else {
+      if (!files.has(name)) {
         form.append(name, argumentText(part));
+        continue;
       }
+      const file = fileOf(name, part);
+      const fetched: FetchedFile =
+        'url' in file
+          ? await fetchFile(file.url, name)
+          : { bytes: Buffer.from(file.base64, 'base64') };
+      const blob = new Blob([fetched.bytes], {
+        type: file.content_type ?? fetched.contentType ?? 'application/octet-stream',
+      });
+      form.append(
+        name,
+        blob,
+        file.filename ?? ('url' in file ? nameFromUrl(file.url, name) : name),
+      );
     }
   }
   return form;
