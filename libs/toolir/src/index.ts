@@ -117,8 +117,16 @@ export {
 export {
   parseJsonPointer,
   formatJsonPointer,
+  formatPointerFragment,
   resolveJsonPointer,
 } from './json-schema/json-pointer';
+export {
+  upgradeSchemaDraft,
+  upgradeSchemaKeywords,
+  declaresOlderDraft,
+  type SchemaDraftRewrite,
+  type UpgradedSchema,
+} from './json-schema/upgrade-schema-draft';
 export {
   defineTool,
   PRESET_TIMEOUT_MS,

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  McpBehaviorDefaults,
   McpServer,
   McpServerList,
   McpServerSync,
   RegisterMcpServerInput,
 } from '@toolgate/contract';
 import type { HeaderValue } from '@toolgate/engine';
+import { compareVersions } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import { ownsTeam, type Principal } from '../auth/principal';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../calls/gateway-options';
@@ -24,6 +26,7 @@ import { planImport, type CandidateInput } from './tool-import-planner';
 import { IMPORTED_TOOL_TIMEOUT_MS } from './tool-version-plan';
 import {
   listUpstreamTools,
+  recordedBehaviorDefaults,
   upstreamToolToCandidate,
   type UpstreamTool,
 } from './upstream-mcp-tools';
@@ -56,6 +59,18 @@ export function serverToDto(server: ServerWithTools): McpServer {
       }))
       .sort((left, right) => left.upstream_name.localeCompare(right.upstream_name)),
   };
+}
+
+/** The behavior defaults recorded in the newest version of the first mirrored tool that has them. */
+function recordedDefaultsOf(tools: Iterable<ImportedToolRow>): McpBehaviorDefaults | undefined {
+  for (const tool of tools) {
+    const newest = [...tool.versions].sort((left, right) =>
+      compareVersions(right.version, left.version),
+    )[0];
+    const recorded = recordedBehaviorDefaults(newest?.ir);
+    if (recorded !== undefined) return recorded;
+  }
+  return undefined;
 }
 
 function headersOf(server: McpServerRow): Record<string, HeaderValue> {
@@ -106,7 +121,7 @@ export class McpServersService {
       lastSyncedAt: null,
       tools: [],
     };
-    return this.sync(principal, server, true);
+    return this.sync(principal, server, { created: true, defaults: body.defaults });
   }
 
   async list(principal: Principal): Promise<McpServerList> {
@@ -120,7 +135,7 @@ export class McpServersService {
 
   /** Re-lists the upstream tools: new ones are imported, changed ones versioned, removed ones deprecated. */
   async resync(principal: Principal, id: string): Promise<McpServerSync> {
-    return this.sync(principal, await this.requireOwned(principal, id), false);
+    return this.sync(principal, await this.requireOwned(principal, id), { created: false });
   }
 
   private async requireOwned(principal: Principal, id: string): Promise<ServerWithTools> {
@@ -135,8 +150,9 @@ export class McpServersService {
   private async sync(
     principal: Principal,
     server: ServerWithTools,
-    created: boolean,
+    how: { created: boolean; defaults?: McpBehaviorDefaults | undefined },
   ): Promise<McpServerSync> {
+    const { created } = how;
     const headers = headersOf(server);
     const listed = await listUpstreamTools(
       { url: server.url, headers },
@@ -151,23 +167,30 @@ export class McpServersService {
     );
     const mappingByUpstream = new Map(server.tools.map((tool) => [tool.upstreamName, tool]));
     const taken = new Set<string>([...mirrored.values()].map((tool) => tool.name));
+    // A sync applies the defaults the registration recorded in the mirrored tools.
+    const defaults = how.defaults ?? recordedDefaultsOf(mirrored.values());
     const inputs: Array<CandidateInput<UpstreamTool>> = [];
+    const refused: McpServerSync['skipped'] = [];
     for (const tool of listed.tools) {
       const mapping = mappingByUpstream.get(tool.name);
       const existing: ImportedToolRow | undefined =
         mapping === undefined ? undefined : mirrored.get(mapping.toolId);
-      const candidate = upstreamToolToCandidate(
+      const imported = upstreamToolToCandidate(
         tool,
         { id: server.id, name: server.name, url: server.url, headers },
-        { namePrefix: server.namePrefix ?? '', taken, name: existing?.name },
+        { namePrefix: server.namePrefix ?? '', taken, name: existing?.name, defaults },
       );
+      if (!imported.ok) {
+        refused.push({ upstream_name: tool.name, reason: imported.reason });
+        continue;
+      }
       inputs.push({
-        candidate,
+        candidate: imported.candidate,
         source: tool,
         existing,
         retired: mapping !== undefined && mapping.removedAt !== null,
         timeoutMs: IMPORTED_TOOL_TIMEOUT_MS,
-        outputSchema: tool.outputSchema,
+        outputSchema: imported.outputSchema,
         title: tool.title ?? tool.annotations?.title,
       });
     }
@@ -187,7 +210,8 @@ export class McpServersService {
       teamSecrets: await this.secrets.teamSecretNames(server.teamId),
     });
 
-    const upstreamNames = new Set(listed.tools.map((tool) => tool.name));
+    // A refused tool that was mirrored before is gone as far as the gateway can call it.
+    const upstreamNames = new Set(inputs.map((input) => input.source.name));
     const now = new Date();
     const sunsetAt = new Date(now.getTime() + REMOVED_TOOL_SUNSET_MS);
     const removed: McpServerSync['removed'] = [];
@@ -214,7 +238,9 @@ export class McpServersService {
         data: {
           versions,
           sunset_at: sunsetAt.toISOString(),
-          reason: 'removed upstream',
+          reason:
+            refused.find((tool) => tool.upstream_name === mapping.upstreamName)?.reason ??
+            'removed upstream',
           import: origin,
         },
       });
@@ -241,11 +267,13 @@ export class McpServersService {
       removed,
       skipped: [
         ...listed.invalid,
+        ...refused,
         ...plan.failed.map((failure) => ({
           upstream_name: failure.source.name,
           reason: failure.reason,
         })),
       ],
+      tools_needing_approval: planned.filter((entry) => entry.dto.needs_approval).length,
     };
     audit.push({
       actor: principal.actor,

@@ -1,4 +1,4 @@
-import { isRecord, setOwnProperty, toJsonPointer } from '@toolgate/toolir';
+import { isRecord, setOwnProperty, toJsonPointer, upgradeSchemaKeywords } from '@toolgate/toolir';
 
 // Keywords whose value is one subschema.
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -33,6 +33,10 @@ const OPENAPI_ONLY_KEYWORDS = new Set([
   'example',
 ]);
 
+// A dereferenced schema is no resource of its own any more: an `$id` would only re-base the `$ref`s
+// written to the root's `$defs`, and a nested `$schema` is not allowed without one.
+const IDENTITY_KEYWORDS = new Set(['$schema', '$id']);
+
 /** Why an OpenAPI schema could not become a self-contained JSON Schema. */
 export class OpenApiSchemaError extends Error {
   override readonly name = 'OpenApiSchemaError';
@@ -40,8 +44,9 @@ export class OpenApiSchemaError extends Error {
 
 /**
  * Turns a dereferenced OpenAPI 3.0/3.1 Schema Object into JSON Schema 2020-12: `nullable` becomes a
- * `null` type, 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` becomes
- * `examples`, and OpenAPI-only keywords and `x-` extensions are dropped. A schema that contains
+ * `null` type, older drafts' keywords (3.0's boolean `exclusiveMinimum`/`exclusiveMaximum`, tuple
+ * `items`, `dependencies`, ...) are rewritten by toolir's `upgradeSchemaKeywords`, `example` becomes
+ * `examples`, and OpenAPI-only keywords, `x-` extensions, `$schema` and `$id` are dropped. A schema that contains
  * itself (a circular dereferenced object, or 2019-09's `$recursiveRef` to its `$recursiveAnchor`)
  * becomes a `$ref` to an entry of `options.defs`, which the caller puts in the tool's root `$defs`;
  * without `defs` a recursive schema is refused. A `$ref` left by the dereferencer (one it could not
@@ -110,8 +115,10 @@ function convert(schema: unknown, context: ConversionContext): unknown {
   const anchored = schema['$recursiveAnchor'] === true;
   if (anchored) context.anchors.push(schema);
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(olderDraftsAs2020(schema))) {
-    if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
+  // 3.0's boolean exclusive bounds are draft-04's; 3.1 documents mix in other drafts' keywords.
+  for (const [key, value] of Object.entries(upgradeSchemaKeywords(schema).schema)) {
+    if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key) || IDENTITY_KEYWORDS.has(key))
+      continue;
     const at = (...segments: Array<string | number>): ConversionContext => ({
       ...context,
       at: [...context.at, key, ...segments],
@@ -135,13 +142,6 @@ function convert(schema: unknown, context: ConversionContext): unknown {
         setOwnProperty(map, name, convert(item, at(name)));
       }
       setOwnProperty(result, key, map);
-    } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
-      if (typeof value === 'number') setOwnProperty(result, key, value);
-      // 3.0: `exclusiveMaximum: true` qualifies `maximum`.
-      else if (value === true) {
-        const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
-        if (typeof bound === 'number') setOwnProperty(result, key, bound);
-      }
     } else {
       setOwnProperty(result, key, structuredClone(value));
     }
@@ -152,10 +152,6 @@ function convert(schema: unknown, context: ConversionContext): unknown {
       (name) => typeof name !== 'string' || !isReadOnly(properties[name]),
     );
   }
-  if (typeof schema['exclusiveMinimum'] === 'boolean' && schema['exclusiveMinimum'])
-    delete result['minimum'];
-  if (typeof schema['exclusiveMaximum'] === 'boolean' && schema['exclusiveMaximum'])
-    delete result['maximum'];
   if (version === '3.0' && schema['nullable'] === true) addNull(result);
   if ('example' in schema && !('examples' in result))
     result['examples'] = [structuredClone(schema['example'])];
@@ -185,44 +181,6 @@ function refTo(schema: object, context: ConversionContext, refusal: string): unk
     context.recursive.set(schema, name);
   }
   return { $ref: `#/$defs/${name}` };
-}
-
-/**
- * The keywords of drafts 04-07 and 2019-09 that 2020-12 spells otherwise (OpenAPI 3.1 documents
- * mix them in, as OpenAI's own does): tuple `items` arrays become `prefixItems` (and
- * `additionalItems` the `items` after them), `dependencies` splits into `dependentRequired` and
- * `dependentSchemas`; `$recursiveAnchor`, a draft-04 `id` and a nested `$schema` only named or
- * anchored the schema, and go.
- */
-function olderDraftsAs2020(schema: Record<string, unknown>): Record<string, unknown> {
-  const legacy =
-    Array.isArray(schema['items']) ||
-    'dependencies' in schema ||
-    '$recursiveAnchor' in schema ||
-    typeof schema['id'] === 'string' ||
-    '$schema' in schema;
-  if (!legacy) return schema;
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (
-      key === '$recursiveAnchor' ||
-      key === '$schema' ||
-      (key === 'id' && typeof value === 'string')
-    )
-      continue;
-    if (key === 'items' && Array.isArray(value)) setOwnProperty(result, 'prefixItems', value);
-    else if (key === 'additionalItems' && Array.isArray(schema['items']))
-      setOwnProperty(result, 'items', value);
-    else if (key === 'dependencies' && isRecord(value)) {
-      for (const [name, dependency] of Object.entries(value)) {
-        const target = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
-        const map = isRecord(result[target]) ? result[target] : {};
-        setOwnProperty(map, name, dependency);
-        result[target] = map;
-      }
-    } else setOwnProperty(result, key, value);
-  }
-  return result;
 }
 
 function addNull(result: Record<string, unknown>): void {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportedTool } from '@toolgate/contract';
-import { readExecutorConfig, secretReferencesOf } from '@toolgate/engine';
+import { approvalReasonOfBehavior, readExecutorConfig, secretReferencesOf } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
@@ -104,6 +104,7 @@ export function planImport<TSource>(
       bump: plan.bump,
       changes: plan.changes,
       warnings: input.candidate.warnings,
+      needs_approval: approvalReasonOfBehavior(plan.ir.behavior) !== undefined,
       exports: exportValidity(plan.ir),
       secrets: secretsOf(plan.ir, context.teamSecrets),
     };

@@ -85,7 +85,7 @@ export const importsRoutes = {
     path: '/v1/imports/mcp-servers',
     summary: 'Register an upstream MCP server (Streamable HTTP) and import its tools.',
     description:
-      'Lists every tool of the server (all pages) and imports each as a tool with an `mcp` executor. A server that cannot be reached or listed is a 502 (`upstream_unavailable`) and nothing is written.',
+      'Lists every tool of the server (all pages) and imports each as a tool with an `mcp` executor. Schemas of older JSON Schema drafts (04, 06, 07, 2019-09) are rewritten as 2020-12, each rewrite a warning on the tool; tools that require task-augmented execution (`execution.taskSupport: "required"`) are skipped with the reason. `defaults` fill the behavior hints the upstream leaves out, so un-annotated tools need not all wait for approval. A server that cannot be reached or listed is a 502 (`upstream_unavailable`) and nothing is written.',
     tags,
     security: 'api_key',
     scopes: ['tools:write'],
@@ -99,6 +99,11 @@ export const importsRoutes = {
         publish: true,
       },
       open: { name: 'docs-search', url: 'https://docs.example.com/mcp' },
+      readOnlyDefaults: {
+        name: 'wiki',
+        url: 'https://wiki.example.com/mcp',
+        defaults: { read_only: true, open_world: false },
+      },
     },
     responses: {
       201: {

@@ -87,6 +87,31 @@ export const McpServerAuthInputSchema = z
       'The header the upstream expects its credential in; its value comes from a secret at call time.',
   });
 
+/**
+ * Behavior for the hints an upstream tool's annotations leave out, in place of MCP's defaults
+ * (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false, `openWorldHint` true).
+ */
+export const McpBehaviorDefaultsSchema = z
+  .strictObject({
+    read_only: z.boolean().optional().meta({
+      description: 'For tools without `readOnlyHint`; a read-only tool is never destructive.',
+    }),
+    destructive: z.boolean().optional().meta({
+      description:
+        'For tools without `destructiveHint`; destructive calls wait for a person to approve them.',
+    }),
+    idempotent: z.boolean().optional().meta({
+      description: 'For tools without `idempotentHint`; only idempotent calls are retried.',
+    }),
+    open_world: z.boolean().optional().meta({ description: 'For tools without `openWorldHint`.' }),
+  })
+  .meta({
+    id: 'McpBehaviorDefaults',
+    description:
+      "Applied only where the upstream tool's annotations give no hint; kept for later syncs of the server.",
+  });
+export type McpBehaviorDefaults = z.infer<typeof McpBehaviorDefaultsSchema>;
+
 export const RegisterMcpServerSchema = z.strictObject({
   name: z
     .string()
@@ -108,6 +133,7 @@ export const RegisterMcpServerSchema = z.strictObject({
   publish: z.boolean().default(false).meta({
     description: 'Publish imported and re-synced versions and make them stable; drafts otherwise.',
   }),
+  defaults: McpBehaviorDefaultsSchema.optional(),
 });
 export type RegisterMcpServerRequest = z.input<typeof RegisterMcpServerSchema>;
 export type RegisterMcpServerInput = z.output<typeof RegisterMcpServerSchema>;
@@ -157,6 +183,10 @@ export const ImportedToolSchema = z
     warnings: z
       .array(z.string())
       .meta({ description: 'What the tool carries differently from its source.' }),
+    needs_approval: z.boolean().meta({
+      description:
+        "Whether every call waits for a person's approval, by the tool's behavior (destructive, or approval always required); policies may require it for more calls.",
+    }),
     exports: z.record(z.enum(PROVIDERS), ImportExportValiditySchema).meta({
       description: 'Whether the version exports to each provider format, as GET /v1/exports would.',
     }),
@@ -260,6 +290,10 @@ export const McpServerSyncSchema = z
     skipped: z
       .array(z.object({ upstream_name: z.string(), reason: z.string() }))
       .meta({ description: 'Upstream tools that could not become tools, and why.' }),
+    tools_needing_approval: z.number().int().min(0).meta({
+      description:
+        "How many of the server's tools (added, changed and unchanged) wait for a person's approval on every call (`needs_approval`).",
+    }),
   })
   .meta({ id: 'McpServerSync' });
 export type McpServerSync = z.infer<typeof McpServerSyncSchema>;

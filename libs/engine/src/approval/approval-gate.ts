@@ -1,3 +1,5 @@
+import type { ToolBehavior } from '@toolgate/toolir';
+
 /** What an approval is bound to: exactly this tool version with exactly these arguments. */
 export interface ApprovalBinding {
   tool_id: string;
@@ -8,6 +10,15 @@ export interface ApprovalBinding {
 
 /** Why a call needs a person's approval. */
 export type ApprovalReason = 'destructive' | 'always' | 'policy';
+
+/** Why every call of a tool needs approval by its own behavior, before any policy; undefined when none does. */
+export function approvalReasonOfBehavior(
+  behavior: Pick<ToolBehavior, 'requires_approval' | 'destructive'>,
+): Extract<ApprovalReason, 'always' | 'destructive'> | undefined {
+  if (behavior.requires_approval === 'always') return 'always';
+  if (behavior.requires_approval === 'if_destructive' && behavior.destructive) return 'destructive';
+  return undefined;
+}
 
 /** A call asking the gate whether it may run. */
 export interface ApprovalRequest {

@@ -14,6 +14,11 @@ export interface FailureSignal {
   retry_after_ms?: number;
   /** What went wrong, in words; may be replaced by a generic message when the row says it is not user visible. */
   message: string;
+  /**
+   * The upstream's own words about the failure (scrubbed of credentials and capped by the executor):
+   * told to the model even when the classification hides `message` behind a generic text.
+   */
+  upstream_message?: string;
   /** Structured data for the result's `error.details`. */
   details?: unknown;
 }

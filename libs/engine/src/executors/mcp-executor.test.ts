@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
 import { startTestServer } from '../__fixtures__/http-test-server';
 import type { TestServer } from '../__fixtures__/http-test-server';
@@ -94,6 +96,37 @@ async function startUpstream(): Promise<Upstream> {
   return upstream;
 }
 
+/** An upstream whose every `tools/call` fails with a JSON-RPC error echoing what it was sent. */
+async function startFailingUpstream(): Promise<Upstream> {
+  const server = await startTestServer((request, response) => {
+    const upstream = new Server(
+      { name: 'failing', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    upstream.setRequestHandler(CallToolRequestSchema, () => {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `ledger rejected ${String(request.headers.authorization)} (also tried Bearer sk-live-1234567890abcdefgh at https://ops:hunter2@ledger.internal/v1?api_key=k123); account 42 is closed`,
+      );
+    });
+    // No session id generator: a stateless server, one transport per request.
+    const transport = new StreamableHTTPServerTransport({});
+    response.on('close', () => {
+      void transport.close();
+      void upstream.close();
+    });
+    void upstream.connect(transport).then(() => transport.handleRequest(request, response));
+  });
+  const upstream = {
+    server,
+    url: `${server.url}/mcp`,
+    cancelled: new Promise<string>(() => undefined),
+    authorizations: [],
+  };
+  upstreams.push(upstream);
+  return upstream;
+}
+
 function mcpTool(input: { name: string; url: string; upstreamTool?: string; timeout_ms?: number }) {
   return ToolBuilder.from({ name: input.name })
     .constraints({ timeout_ms: input.timeout_ms ?? 5000 })
@@ -163,5 +196,39 @@ describe('mcp executor', () => {
     const tool = mcpTool({ name: 'sum', url: upstream.url, upstreamTool: 'add' });
     const outcome = await executeCall(callOf('sum', { a: 1, b: 1 }), harnessFor(tool).context);
     expect(outcome.result.error).toMatchObject({ code: 'upstream_error', retryable: true });
+  });
+
+  it("passes a JSON-RPC error's own text to the model, scrubbed of credentials, keeping its classification", async () => {
+    const upstream = await startFailingUpstream();
+    const tool = mcpTool({ name: 'post_entry', url: upstream.url });
+    const outcome = await executeCall(callOf('post_entry'), harnessFor(tool).context);
+    const error = outcome.result.error;
+    expect(error).toMatchObject({ code: 'internal', retryable: false });
+    expect(error?.message).toBe(
+      'The tool failed unexpectedly. The upstream said: MCP error -32603: ledger rejected Bearer [redacted] (also tried Bearer [redacted] at https://[redacted]@ledger.internal/v1?api_key=[redacted]); account 42 is closed',
+    );
+    expect(JSON.stringify(outcome)).not.toContain('mcp-token-1');
+    expect(JSON.stringify(outcome.result)).not.toContain('hunter2');
+  });
+
+  it("passes an HTTP error's body text to the model, capped", async () => {
+    const server = await startTestServer((_request, response) => {
+      response.writeHead(503, { 'content-type': 'text/plain' });
+      response.end(`maintenance until 10:00 UTC, token=abc123 ${'x'.repeat(1000)}`);
+    });
+    upstreams.push({
+      server,
+      url: `${server.url}/mcp`,
+      cancelled: new Promise(() => undefined),
+      authorizations: [],
+    });
+    const tool = mcpTool({ name: 'sum', url: `${server.url}/mcp`, upstreamTool: 'add' });
+    const outcome = await executeCall(callOf('sum', { a: 1, b: 1 }), harnessFor(tool).context);
+    const error = outcome.result.error;
+    expect(error).toMatchObject({ code: 'upstream_error', retryable: true });
+    expect(error?.message).toMatch(
+      /^The tool failed temporarily\. The upstream said: Error POSTing to endpoint: maintenance until 10:00 UTC, token=\[redacted\] x+…$/,
+    );
+    expect(error?.message.length).toBeLessThan(600);
   });
 });

@@ -12,6 +12,7 @@ import { failureFromError, toolExecutionErrorOf } from './executor';
 import type { McpExecutorConfig } from '@toolgate/contract';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
+import { scrubCredentials, scrubUpstreamText } from './scrub-upstream-text';
 
 /** Options of the `mcp` executor. */
 export interface McpExecutorOptions {
@@ -71,19 +72,37 @@ function textOf(blocks: readonly ContentBlock[]): string {
     .join('\n');
 }
 
-function failureFromMcpError(error: unknown, signal: AbortSignal): FailureSignal {
+function failureFromMcpError(
+  error: unknown,
+  signal: AbortSignal,
+  secretValues: readonly string[],
+): FailureSignal {
   if (signal.aborted) return { aborted: true, message: 'the call was cancelled' };
   const thrown = toolExecutionErrorOf(error);
   if (thrown !== undefined) return thrown.signal;
   if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 100) {
-    return { http_status: error.code, message: `the MCP server answered HTTP ${error.code}` };
+    const said = scrubUpstreamText(
+      error.message.replace(/^Streamable HTTP error: /, ''),
+      secretValues,
+    );
+    return {
+      http_status: error.code,
+      message: `the MCP server answered HTTP ${error.code}: ${said}`,
+      upstream_message: said,
+    };
   }
   if (error instanceof McpError) {
     if (error.code === Number(ErrorCode.RequestTimeout))
       return { timeout: true, message: 'the MCP request timed out' };
+    // The JSON-RPC error's own message, e.g. "MCP error -32603: the ledger is locked".
+    const said = scrubUpstreamText(
+      // An upstream that threw the SDK's own McpError sends its prefixed message; say it once.
+      error.message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, '$1'),
+      secretValues,
+    );
     if (error.code === Number(ErrorCode.InvalidParams))
-      return { code: 'invalid_arguments', message: error.message };
-    return { code: 'upstream_error', message: error.message };
+      return { code: 'invalid_arguments', message: said, upstream_message: said };
+    return { code: 'upstream_error', message: said, upstream_message: said };
   }
   return failureFromError(error, signal);
 }
@@ -125,11 +144,12 @@ async function executeMcp(
     );
     const content = toContentBlocks(result['content']);
     if (result['isError'] === true) {
+      // The tool's own error text is the result: scrubbed of credentials like any upstream text, not cut short.
       const failure: FailureSignal = {
         code: 'tool_error',
-        message: textOf(content) || 'the tool reported an error',
+        message: scrubCredentials(textOf(content), secretValues) || 'the tool reported an error',
       };
-      return { ok: false, failure: redactSecrets(failure, secretValues) };
+      return { ok: false, failure };
     }
     const structured = result['structuredContent'];
     const data: unknown =
@@ -140,7 +160,10 @@ async function executeMcp(
       ...(content.length === 0 ? {} : { content: redactSecrets(content, secretValues) }),
     };
   } catch (error) {
-    return { ok: false, failure: redactSecrets(failureFromMcpError(error, signal), secretValues) };
+    return {
+      ok: false,
+      failure: redactSecrets(failureFromMcpError(error, signal, secretValues), secretValues),
+    };
   } finally {
     // On abort the SDK sends notifications/cancelled without awaiting it: closing at once would cut that request off.
     await settleWithin(flush(), CANCEL_FLUSH_MS);

@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { hashArguments } from '../approval/hash-arguments';
-import type { ApprovalReason } from '../approval/approval-gate';
+import { approvalReasonOfBehavior, type ApprovalReason } from '../approval/approval-gate';
 import { ClassificationTable } from '../classification/classification-table';
 import type { ErrorLayer } from '../classification/classification-table';
 import { DEFAULT_CLASSIFICATION_ROWS } from '../classification/default-classification-rows';
@@ -97,6 +97,13 @@ function emit(state: CallState, event: EventInput): void {
   }
 }
 
+// The upstream's words let the model act on a failure (a bad id, a closed account) the generic text hides.
+function withUpstreamMessage(generic: string, upstream: string | undefined): string {
+  return upstream === undefined || upstream === ''
+    ? generic
+    : `${generic} The upstream said: ${upstream}`;
+}
+
 function classify(
   state: CallState,
   tool: ToolIR | undefined,
@@ -116,7 +123,10 @@ function classify(
   );
   const message = classification.user_visible
     ? signal.message
-    : (classification.user_message ?? 'The tool failed.');
+    : withUpstreamMessage(
+        classification.user_message ?? 'The tool failed.',
+        signal.upstream_message,
+      );
   const error: EngineError = {
     code: classification.code,
     message,
@@ -132,9 +142,8 @@ function classify(
 }
 
 function approvalReasonOf(tool: ToolIR, decision: PolicyDecision): ApprovalReason | undefined {
-  if (tool.behavior.requires_approval === 'always') return 'always';
-  if (tool.behavior.requires_approval === 'if_destructive' && tool.behavior.destructive)
-    return 'destructive';
+  const byBehavior = approvalReasonOfBehavior(tool.behavior);
+  if (byBehavior !== undefined) return byBehavior;
   if (decision.effect === 'require_approval') return 'policy';
   return undefined;
 }

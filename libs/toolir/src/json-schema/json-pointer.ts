@@ -18,6 +18,11 @@ export function formatJsonPointer(tokens: readonly string[]): string {
   return tokens.map((token) => `/${escapePointerToken(token)}`).join('');
 }
 
+/** A JSON Pointer as a URI fragment (`#/$defs/a%20b`), percent-encoding what a fragment may not hold (RFC 6901 §6). */
+export function formatPointerFragment(pointer: string): string {
+  return `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (character) => encodeURIComponent(character))}`;
+}
+
 /** Follows a JSON Pointer's tokens into a JSON value; undefined when any step is missing. */
 export function resolveJsonPointer(document: unknown, tokens: readonly string[]): unknown {
   let current: unknown = document;

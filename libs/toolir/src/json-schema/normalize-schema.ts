@@ -1,7 +1,12 @@
 import { ToolgateError, type Issue } from '../errors/toolgate-error';
 import type { JsonSchema } from '../ir/tool-ir';
 import { checkJsonSchema } from './check-json-schema';
-import { formatJsonPointer, parseJsonPointer, resolveJsonPointer } from './json-pointer';
+import {
+  formatJsonPointer,
+  formatPointerFragment,
+  parseJsonPointer,
+  resolveJsonPointer,
+} from './json-pointer';
 import { SchemaIndex, type RefTarget } from './schema-index';
 import { childSubschemas, escapePointerToken, mapSchema, type SchemaNode } from './walk-schema';
 import { isRecord } from '../json/is-record';
@@ -49,10 +54,6 @@ const ADJACENT_GROUPS = [
   ['$defs', 'definitions'],
 ];
 const UNEVALUATED = ['unevaluatedProperties', 'unevaluatedItems'];
-
-function encodeFragment(pointer: string): string {
-  return `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (character) => encodeURIComponent(character))}`;
-}
 
 /** One location being expanded: its pointer, and whether it was entered without descending into the instance. */
 interface TrailStep {
@@ -108,7 +109,7 @@ class SchemaResolver {
     if (inPlace && trail.slice(index + 1).every((step) => step.inPlace)) {
       this.#fail(
         at,
-        `${encodeFragment(key)} refers to itself without descending into the instance`,
+        `${formatPointerFragment(key)} refers to itself without descending into the instance`,
       );
     }
     return true;
@@ -141,7 +142,8 @@ class SchemaResolver {
       const key = formatJsonPointer(tokensFromRoot);
       const inPlace = IN_PLACE_KEYWORDS.has(childTokens[0] ?? '');
       // Reaching a location that is already being expanded above is a cycle: point back at it.
-      if (this.#isCycle({ trail, key, inPlace, at: key })) return { $ref: encodeFragment(key) };
+      if (this.#isCycle({ trail, key, inPlace, at: key }))
+        return { $ref: formatPointerFragment(key) };
       trail.push({ key, inPlace });
       try {
         return this.resolve(child, tokensFromRoot, trail);
@@ -162,7 +164,7 @@ class SchemaResolver {
     if (target === undefined) return copy;
     const targetKey = formatJsonPointer(target.tokens);
     if (this.#isCycle({ trail, key: targetKey, inPlace: true, at: `${pointer}/$ref` })) {
-      copy['$ref'] = encodeFragment(targetKey);
+      copy['$ref'] = formatPointerFragment(targetKey);
       return copy;
     }
     trail.push({ key: targetKey, inPlace: true });
