@@ -58,12 +58,16 @@ import { OpenApiImportService } from './imports/openapi-import.service';
 import { McpCallsService } from './mcp/mcp-calls.service';
 import { McpCatalogService } from './mcp/mcp-catalog.service';
 import { McpController } from './mcp/mcp.controller';
+import { McpCredentialsService } from './mcp/mcp-credentials.service';
 import { McpInFlightRegistry } from './mcp/mcp-in-flight.registry';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { loadMcpOptions, MCP_OPTIONS } from './mcp/mcp-options';
 import { McpSessionRegistry } from './mcp/mcp-session.registry';
 import { CatalogEventsService } from './catalog-events/catalog-events.service';
 import { CatalogSignalRepository } from './catalog-events/catalog-signal.repository';
+import { AccessTokenVerifier } from './oauth/access-token-verifier';
+import { OAuthController } from './oauth/oauth.controller';
+import { OAuthResourceService } from './oauth/oauth-resource.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
@@ -110,6 +114,7 @@ export class AppModule {
         ApprovalsController,
         PoliciesController,
         McpController,
+        OAuthController,
         ImportsController,
         ConsoleSessionController,
         ConsoleUsersController,
@@ -160,6 +165,9 @@ export class AppModule {
         McpCallsService,
         McpServerFactory,
         McpInFlightRegistry,
+        McpCredentialsService,
+        OAuthResourceService,
+        AccessTokenVerifier,
         ImportsRepository,
         OpenApiImportService,
         McpServersService,

@@ -33,6 +33,7 @@ import { installRequestLog } from './logging/request-log';
 import { API_PATHS } from './common/api-paths';
 import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
+import { PROTECTED_RESOURCE_METADATA_ROUTES } from './oauth/protected-resource';
 import { recordRouteMethods } from './problem/allowed-methods';
 import { writeProblemToSocket } from './problem/problem-details.filter';
 import { installProblemCheck } from './contract/problem-check.hook';
@@ -123,7 +124,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       bodyParser: false,
     },
   );
-  app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', MCP_ROUTE] });
+  app.setGlobalPrefix('v1', {
+    exclude: ['healthz', 'readyz', MCP_ROUTE, ...PROTECTED_RESOURCE_METADATA_ROUTES],
+  });
   app.enableShutdownHooks();
   // Before any route exists: the plugin and the validator hook attach to each route as it is added.
   await installCompression(app);

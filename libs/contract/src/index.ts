@@ -25,4 +25,5 @@ export * from './imports/imports.schemas';
 export * from './console/console.schemas';
 export * from './health/health.schemas';
 export * from './mcp/mcp.schemas';
+export * from './oauth/oauth.schemas';
 export * from './client/route-client';

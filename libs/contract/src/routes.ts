@@ -10,6 +10,7 @@ import { exportsRoutes } from './exports/exports.routes';
 import { healthRoutes } from './health/health.routes';
 import { importsRoutes } from './imports/imports.routes';
 import { mcpRoutes } from './mcp/mcp.routes';
+import { oauthRoutes } from './oauth/oauth.routes';
 import { metricsRoutes } from './metrics/metrics.routes';
 import { policiesRoutes } from './policies/policies.routes';
 import { releasesRoutes } from './releases/releases.routes';
@@ -40,6 +41,7 @@ export const routes = {
   ...metricsRoutes,
   ...consoleRoutes,
   ...mcpRoutes,
+  ...oauthRoutes,
 };
 
 export type Routes = typeof routes;

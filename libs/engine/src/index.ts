@@ -51,11 +51,13 @@ export type { FailureSignal } from './classification/failure-signal';
 export {
   PolicyInputSchema,
   PolicyPrincipalSchema,
+  PolicyOAuthSchema,
   allowAllPolicyEngine,
   type PolicyDecision,
   type PolicyEngine,
   type PolicyInput,
   type PolicyPrincipal,
+  type PolicyOAuth,
 } from './policy/policy-engine';
 export {
   CedarPolicyEngine,
@@ -79,6 +81,7 @@ export type {
   ApprovalReason,
   ApprovalRequest,
 } from './approval/approval-gate';
+export { approvalReasonOfBehavior } from './approval/approval-gate';
 export { InMemoryApprovalGate, type ApprovalRecord } from './approval/in-memory-approval-gate';
 export {
   StoredApprovalGate,
@@ -179,6 +182,11 @@ export {
   type SecretReference,
   type SecretResolver,
 } from './executors/secret-resolver';
+export {
+  scrubCredentials,
+  scrubUpstreamText,
+  UPSTREAM_TEXT_MAX_CHARS,
+} from './executors/scrub-upstream-text';
 
 export {
   MemoryEventSink,

@@ -1,5 +1,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
+/** How every API key this server issues begins. */
+export const API_KEY_PREFIX = 'tg_';
+
 // tg_<key id as 32 hex digits>_<32 random bytes, base64url>: the id finds the row, the secret proves possession.
 const KEY_PATTERN = /^tg_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 

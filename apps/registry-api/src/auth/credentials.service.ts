@@ -3,8 +3,9 @@ import { ApiKeysRepository } from '../api-keys/api-keys.repository';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../database/database.tokens';
 import { ToolException } from '../problem/tool.exception';
-import { digestsEqual, hashSecret, parseApiKey } from './api-key-secret';
+import { API_KEY_PREFIX, digestsEqual, hashSecret, parseApiKey } from './api-key-secret';
 import { AuthCache } from './auth-cache';
+import { readBearerToken } from './bearer-token';
 import { SCOPES, ScopeSchema, type Principal, type Scope } from './principal';
 
 // A digest compared when no key row exists, so unknown ids cost the same time as wrong secrets.
@@ -26,20 +27,17 @@ export class CredentialsService {
   }
 
   async authenticate(header: string | undefined): Promise<Principal> {
-    if (header === undefined) {
-      throw new ToolException(
-        'unauthenticated',
-        'Send an API key as `Authorization: Bearer <key>`.',
-      );
-    }
-    const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
-    if (!match?.[1]) {
-      throw new ToolException(
-        'unauthenticated',
-        'The Authorization header must be `Bearer <key>`.',
-      );
-    }
-    const token = match[1];
+    return this.authenticateToken(readBearerToken(header));
+  }
+
+  /** Whether a bearer token is meant as one of this server's keys: the bootstrap key or `tg_...`. */
+  looksLikeApiKey(token: string): boolean {
+    if (token.startsWith(API_KEY_PREFIX)) return true;
+    return this.adminDigest !== null && digestsEqual(hashSecret(token), this.adminDigest);
+  }
+
+  /** The principal of a bearer token that should be an API key, or a 401. */
+  async authenticateToken(token: string): Promise<Principal> {
     const presented = hashSecret(token);
     if (this.adminDigest !== null && digestsEqual(presented, this.adminDigest)) {
       return { actor: 'admin', teamId: null, keyId: null, scopes: new Set(SCOPES) };

@@ -34,7 +34,7 @@ import {
 } from '@toolgate/toolir';
 import { z } from 'zod';
 import { canarySubjectOf } from '../auth/canary-subject';
-import type { Principal } from '../auth/principal';
+import { policyOAuthOf, type Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
@@ -336,6 +336,7 @@ export class CallsService {
         teamId,
         keyId: principal.keyId,
         actor: principal.actor,
+        oauth: policyOAuthOf(principal),
         conversationId: input.conversationId ?? null,
         provider: input.provider,
       },

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpPostQuerySchema, routes } from '@toolgate/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CredentialsService } from '../auth/credentials.service';
 import { hasScope, type Principal } from '../auth/principal';
 import { PublicRoute } from '../auth/require-scopes.decorator';
 import { CatalogEventsService, concernsTeam } from '../catalog-events/catalog-events.service';
@@ -14,7 +13,9 @@ import { Endpoint } from '../contract/endpoint.decorator';
 import { runInRequestScope } from '../logging/request-log';
 import { ToolException } from '../problem/tool.exception';
 import { sanitizeTransport, toMcpWireError } from './mcp-errors';
+import { McpCredentialsService } from './mcp-credentials.service';
 import { MCP_CONVERSATION_HEADER } from './mcp-options';
+import { McpOriginGuard } from './mcp-origin.guard';
 import { scopesForMessages } from './mcp-scopes';
 import { McpServerFactory, type McpCaller } from './mcp-server.factory';
 import { McpSessionRegistry } from './mcp-session.registry';
@@ -41,14 +42,16 @@ interface LiveSession {
 // Authenticated in the handler: the scopes depend on the JSON-RPC methods in the body. Public for
 // the guard, which would otherwise demand every scope the routes list; no @Input() either, so
 // nothing is refused before the credentials are, and the transport alone reads the messages.
+// The origin guard comes first of all: a rebinding page gets a 403 whatever it sends.
 @PublicRoute()
+@UseGuards(McpOriginGuard)
 @Controller()
 export class McpController {
   private readonly live = new Map<string, LiveSession>();
 
   // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
-    @Inject(CredentialsService) private readonly credentials: CredentialsService,
+    @Inject(McpCredentialsService) private readonly credentials: McpCredentialsService,
     @Inject(McpServerFactory) private readonly servers: McpServerFactory,
     @Inject(McpSessionRegistry) private readonly sessions: McpSessionRegistry,
     @Inject(CatalogEventsService) private readonly catalogEvents: CatalogEventsService,
@@ -56,17 +59,9 @@ export class McpController {
 
   @Endpoint(routes.postMcpMessage)
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const principal = await this.credentials.authenticate(request.headers.authorization);
+    const principal = await this.credentials.authenticate(request);
     const missing = scopesForMessages(request.body).filter((scope) => !hasScope(principal, scope));
-    if (missing.length > 0) {
-      throw new ToolException('forbidden', `This key lacks the scope ${missing.join(', ')}.`, {
-        extensions: { required_scopes: missing },
-        // RFC 6750 §3.1, as the MCP authorization spec asks for insufficient scopes.
-        headers: {
-          'www-authenticate': `Bearer realm="toolgate", error="insufficient_scope", scope="${missing.join(' ')}"`,
-        },
-      });
-    }
+    if (missing.length > 0) throw this.credentials.insufficientScope(request, principal, missing);
     const conversationId = conversationOf(request);
     const sessionId = sessionIdOf(request);
     const toolMode = toolModeOf(request);
@@ -93,7 +88,7 @@ export class McpController {
   /** The session's stream of server-initiated messages (`notifications/tools/list_changed`). */
   @Endpoint(routes.openMcpStream)
   async stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const principal = await this.credentials.authenticate(request.headers.authorization);
+    const principal = await this.credentials.authenticate(request);
     const sessionId = sessionIdOf(request);
     if (sessionId === undefined) throw methodNotAllowed();
     const session = this.requireSession(sessionId, principal);
@@ -104,7 +99,7 @@ export class McpController {
 
   @Endpoint(routes.endMcpSession)
   async end(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const principal = await this.credentials.authenticate(request.headers.authorization);
+    const principal = await this.credentials.authenticate(request);
     const sessionId = sessionIdOf(request);
     if (sessionId === undefined) throw methodNotAllowed();
     const session = this.requireSession(sessionId, principal);

@@ -5,10 +5,11 @@ import {
   validatePolicies,
   type PolicyDecision,
   type PolicyInput,
+  type PolicyOAuth,
 } from '@toolgate/engine';
 import type { CreatePolicyInput, Policy, PolicyList, TestPolicyInput } from '@toolgate/contract';
 import type { ToolIR } from '@toolgate/toolir';
-import type { Principal } from '../auth/principal';
+import { policyOAuthOf, type Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { CatalogSignalRepository } from '../catalog-events/catalog-signal.repository';
 import { ToolException } from '../problem/tool.exception';
@@ -122,6 +123,7 @@ export class PoliciesService {
         key_id: principal.keyId ?? principal.actor,
         team: teamId,
         scopes: ['calls:execute'],
+        ...oauthOf(principal),
       },
       tool: {
         name: ir.name,
@@ -142,4 +144,10 @@ export class PoliciesService {
     assertValid(body.text);
     return new CedarPolicyEngine(body.text, { revision: 'draft' }).decide(input);
   }
+}
+
+// The caller's OAuth token, where it has one, as the policies see it when the call runs.
+function oauthOf(principal: Principal): { oauth?: PolicyOAuth } {
+  const oauth = policyOAuthOf(principal);
+  return oauth === null ? {} : { oauth };
 }

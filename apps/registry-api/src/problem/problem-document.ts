@@ -30,8 +30,8 @@ export function statusOf(code: ProblemCode): number {
 function fromToolException(exception: ToolException): ProblemResponse {
   const status = statusOf(exception.code);
   const headers: Record<string, string> = { ...exception.headers };
-  // RFC 9110 §11.6.1: a 401 carries the challenge the client must answer.
-  if (status === 401) headers['www-authenticate'] = 'Bearer realm="toolgate"';
+  // RFC 9110 §11.6.1: a 401 carries the challenge the client must answer (one of its own, if set).
+  if (status === 401) headers['www-authenticate'] ??= 'Bearer realm="toolgate"';
   return {
     status,
     headers,

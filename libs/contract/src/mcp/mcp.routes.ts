@@ -31,7 +31,8 @@ export const mcpRoutes = {
     summary: 'Send JSON-RPC messages to the registry as an MCP server (Streamable HTTP).',
     description: [
       'The MCP endpoint, outside `/v1` as MCP clients expect one URL. An `initialize` request opens a session (its id in the `mcp-session-id` response header, to send on every later request); any other POST without a session id is answered statelessly by a server built for that one request.',
-      `Scopes are checked per JSON-RPC message before any of it runs (403 \`forbidden\` with \`required_scopes\` and a Bearer \`insufficient_scope\` challenge): \`tools/list\` needs \`tools:read\`, \`tools/call\` needs \`calls:execute\` (and \`tools:read\` too for \`${SEARCH_TOOL_NAME}\`, which reads the catalog); \`initialize\`, \`ping\`, notifications and responses need only a valid key.`,
+      `Scopes are checked per JSON-RPC message before any of it runs (403 \`forbidden\` with \`required_scopes\` and a Bearer \`insufficient_scope\` challenge): \`tools/list\` needs \`tools:read\`, \`tools/call\` needs \`calls:execute\` (and \`tools:read\` too for \`${SEARCH_TOOL_NAME}\`, which reads the catalog); \`initialize\`, \`ping\`, notifications and responses need only valid credentials.`,
+      'Credentials: `Authorization: Bearer` with an API key, or, when the deployment configures `TOOLGATE_OAUTH_ISSUER`, an OAuth 2.1 access token for this resource (RFC 9728 metadata at `/.well-known/oauth-protected-resource/mcp`; a 401 names it in `WWW-Authenticate`). `Host` and `Origin` must name this server (403 otherwise).',
       TRANSPORT_ERRORS,
     ].join('\n\n'),
     tags,

@@ -5,7 +5,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call a route: `api_key` (a bearer `tg_...` key, or a console session cookie, which the
- * console uses for the same routes), `bearer` (a `tg_...` key only: the MCP endpoint),
+ * console uses for the same routes), `bearer` (a `tg_...` key, or with OAuth configured an access
+ * token of a trusted issuer, never a cookie: the MCP endpoint),
  * `console_session` (the cookie only: signing in and out), `public` (no credentials: health
  * probes, the document itself).
  */

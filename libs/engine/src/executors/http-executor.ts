@@ -64,7 +64,7 @@ function discard(body: Dispatcher.ResponseData['body']): void {
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
   maxBytes: number,
-): Promise<Buffer | undefined> {
+): Promise<Buffer<ArrayBuffer> | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

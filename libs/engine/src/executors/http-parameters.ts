@@ -77,7 +77,7 @@ export type FileArgument = { filename?: string; content_type?: string } & (
 
 /** A file the executor fetched for a part: its bytes and the type its server declared. */
 export interface FetchedFile {
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   contentType?: string;
 }
 

@@ -123,6 +123,31 @@ describe('CedarPolicyEngine', () => {
     expect(decision).toMatchObject({ effect: 'allow', matched_rule: 'permit-all' });
   });
 
+  it("sees an OAuth caller's token: scopes for every caller, issuer, subject and client id for OAuth ones", async () => {
+    const oauthEngine = new CedarPolicyEngine(`
+@id("weather-scope")
+permit(principal, action, resource)
+when { principal.oauth_scopes.contains("tools:weather") && principal.oauth_client_id == "weather-app" };`);
+    const oauth = {
+      issuer: 'https://auth.example.com',
+      subject: 'weather-app',
+      client_id: 'weather-app',
+      scopes: ['mcp:call', 'tools:weather'],
+    };
+    expect((await oauthEngine.decide(input({ principal: { oauth } }))).effect).toBe('allow');
+    expect(
+      (await oauthEngine.decide(input({ principal: { oauth: { ...oauth, scopes: ['mcp:call'] } } })))
+        .effect,
+    ).toBe('deny');
+    // An API key has no token: empty scopes, and the client id is absent (the permit errs, so no allow).
+    expect((await oauthEngine.decide(input())).effect).toBe('deny');
+    expect(
+      validatePolicies(
+        'permit(principal, action, resource) when { principal has oauth_subject && principal.oauth_issuer == "x" };',
+      ).ok,
+    ).toBe(true);
+  });
+
   it('throws on invalid policy text', () => {
     expect(() => new CedarPolicyEngine('permit(principal, action')).toThrow(/invalid policies/);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as cedar from '@cedar-policy/cedar-wasm/nodejs';
 import type { CedarValueJson, EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
-import type { PolicyDecision, PolicyEngine, PolicyInput } from './policy-engine';
+import type { PolicyDecision, PolicyEngine, PolicyInput, PolicyOAuth } from './policy-engine';
 import { PolicyInputSchema } from './policy-engine';
 import { parsePolicyText } from './validate-policies';
 import type { ParsedPolicy } from './validate-policies';
@@ -46,6 +46,19 @@ function toCedarValue(value: unknown): CedarValueJson | undefined {
   return undefined;
 }
 
+// An OAuth caller's token as Caller attributes. `oauth_scopes` is there for every caller (empty
+// for an API key), so `principal.oauth_scopes.contains(..)` needs no `has`; the others only for
+// an OAuth caller (`principal has oauth_client_id && ..`).
+function oauthAttributes(oauth: PolicyOAuth | undefined): Record<string, CedarValueJson> {
+  if (oauth === undefined) return { oauth_scopes: [] };
+  return {
+    oauth_scopes: oauth.scopes,
+    oauth_issuer: oauth.issuer,
+    oauth_subject: oauth.subject,
+    ...(oauth.client_id === null ? {} : { oauth_client_id: oauth.client_id }),
+  };
+}
+
 function entitiesFor(input: PolicyInput): EntityJson[] {
   return [
     {
@@ -54,6 +67,7 @@ function entitiesFor(input: PolicyInput): EntityJson[] {
         team: input.principal.team,
         key: input.principal.key_id,
         scopes: input.principal.scopes,
+        ...oauthAttributes(input.principal.oauth),
       },
       parents: [{ type: 'Team', id: input.principal.team }],
     },
@@ -72,7 +86,8 @@ function entitiesFor(input: PolicyInput): EntityJson[] {
 }
 
 /**
- * Decides with Cedar: principal `Caller::"<key_id>"` (in `Team::"<team>"`; attributes team, key, scopes),
+ * Decides with Cedar: principal `Caller::"<key_id>"` (in `Team::"<team>"`; attributes team, key,
+ * scopes, oauth_scopes, and for an OAuth caller oauth_issuer, oauth_subject, oauth_client_id),
  * action `Action::"execute"`, resource `Tool::"<name>"` (attributes name, version, tags and the behavior flags),
  * context `{arguments}`. A satisfied `forbid` denies with its `@reason`; a satisfied permit annotated
  * `@approval("required")` requires approval; otherwise a satisfied permit allows and no permit denies.

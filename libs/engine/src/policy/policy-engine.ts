@@ -1,10 +1,23 @@
 import { z } from 'zod';
 
-/** Who is calling: the API key, its team and its scopes. */
+/** The OAuth access token a caller presented (at /mcp), as its authorization server issued it. */
+export const PolicyOAuthSchema = z.strictObject({
+  issuer: z.string().min(1),
+  subject: z.string().min(1),
+  client_id: z.string().min(1).nullable(),
+  /** The token's OAuth scopes, before the scope map turned them into Toolgate scopes. */
+  scopes: z.array(z.string().min(1)),
+});
+/** An OAuth caller's token. */
+export type PolicyOAuth = z.infer<typeof PolicyOAuthSchema>;
+
+/** Who is calling: the API key (or OAuth subject), its team and its scopes. */
 export const PolicyPrincipalSchema = z.strictObject({
   key_id: z.string().min(1),
   team: z.string().min(1),
   scopes: z.array(z.string().min(1)),
+  /** Present when the caller presented an OAuth access token. */
+  oauth: PolicyOAuthSchema.optional(),
 });
 /** Who is calling. */
 export type PolicyPrincipal = z.infer<typeof PolicyPrincipalSchema>;

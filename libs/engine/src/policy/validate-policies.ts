@@ -32,7 +32,15 @@ export interface ParsedPolicy {
 
 /** The attributes the engine gives each entity; anything else is a typo that would make a policy never match. */
 const KNOWN_ATTRIBUTES: Record<'principal' | 'resource' | 'context', readonly string[]> = {
-  principal: ['team', 'key', 'scopes'],
+  principal: [
+    'team',
+    'key',
+    'scopes',
+    'oauth_scopes',
+    'oauth_issuer',
+    'oauth_subject',
+    'oauth_client_id',
+  ],
   resource: [
     'name',
     'version',

@@ -1,4 +1,4 @@
-import type { EngineToolResult, PolicyPrincipal } from '@toolgate/engine';
+import type { EngineToolResult, PolicyOAuth, PolicyPrincipal } from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { MicroBatcher } from '../sql/micro-batcher';
@@ -30,8 +30,14 @@ export function callerOfRow(row: {
   teamId: string;
   keyId: string | null;
   actor: string;
+  callerOauth?: PolicyOAuth | null;
 }): PolicyPrincipal {
-  return { key_id: row.keyId ?? row.actor, team: row.teamId, scopes: [...CALL_EXECUTION_SCOPES] };
+  return {
+    key_id: row.keyId ?? row.actor,
+    team: row.teamId,
+    scopes: [...CALL_EXECUTION_SCOPES],
+    ...(row.callerOauth == null ? {} : { oauth: row.callerOauth }),
+  };
 }
 
 /** The `call_status` column: the worker's states less `retrying`, which the table does not hold. */
@@ -51,6 +57,8 @@ export interface CallRow {
   teamId: string;
   keyId: string | null;
   actor: string;
+  /** The OAuth token the caller presented, for policies that key on its scopes or client. */
+  callerOauth: PolicyOAuth | null;
   conversationId: string | null;
   provider: string;
   providerCallId: string;
@@ -99,6 +107,8 @@ export interface TurnOwner {
   teamId: string;
   keyId: string | null;
   actor: string;
+  /** Set when the caller presented an OAuth access token (at /mcp). */
+  oauth?: PolicyOAuth | null;
   conversationId: string | null;
   provider: string;
 }
@@ -144,6 +154,7 @@ interface CallColumns extends Record<string, unknown> {
   team_id: string;
   key_id: string | null;
   actor: string;
+  caller_oauth: PolicyOAuth | null;
   conversation_id: string | null;
   provider: string;
   provider_call_id: string;
@@ -171,7 +182,7 @@ interface CallColumns extends Record<string, unknown> {
   runs: CallRunRecord[];
 }
 
-const COLUMNS = `id, team_id, key_id, actor, conversation_id, provider, provider_call_id, tool_id,
+const COLUMNS = `id, team_id, key_id, actor, caller_oauth, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs`;
@@ -194,6 +205,7 @@ function rowOf(columns: CallColumns): CallRow {
     teamId: columns.team_id,
     keyId: columns.key_id,
     actor: columns.actor,
+    callerOauth: columns.caller_oauth,
     conversationId: columns.conversation_id,
     provider: columns.provider,
     providerCallId: columns.provider_call_id,
@@ -294,17 +306,19 @@ const NOW_MS = `floor(extract(epoch FROM clock_timestamp()) * 1000)`;
 // request committed after this statement began, which `DO NOTHING` would leave out.
 const RECORD_TURNS = sql(
   'calls.record_turns',
-  `INSERT INTO calls (id, team_id, key_id, actor, conversation_id, provider, provider_call_id,
-                      tool_id, tool_name, tool_version, arguments, arguments_hash, idempotency_key,
-                      status, run_id, worker_id, run_attempt, started_at, runs)
-   SELECT r.id, r.team_id, r.key_id, r.actor, r.conversation_id, r.provider, r.provider_call_id,
+  `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, conversation_id, provider,
+                      provider_call_id, tool_id, tool_name, tool_version, arguments,
+                      arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
+                      started_at, runs)
+   SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.conversation_id, r.provider,
+          r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
           CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
           r.run_id, r.worker_id, r.run_attempt,
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
-          conversation_id text, provider text, provider_call_id text, tool_id uuid,
+          caller_oauth jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb)
@@ -501,6 +515,7 @@ export class CallStore implements CallRepository {
           team_id: owner.teamId,
           key_id: owner.keyId,
           actor: owner.actor,
+          caller_oauth: owner.oauth ?? null,
           conversation_id: owner.conversationId,
           provider: owner.provider,
           provider_call_id: call.providerCallId,
