@@ -30,6 +30,8 @@ import type { AppConfig } from './config/app-config';
 import type { Database } from './database/database';
 import { createLogger, PinoNestLogger } from './logging/logger';
 import { installRequestLog } from './logging/request-log';
+import { installRequestTracing } from './telemetry/request-tracing';
+import { startApiTracing } from './telemetry/tracing';
 import { API_PATHS } from './common/api-paths';
 import { findJsonTextProblem } from './common/strict-json';
 import { MCP_ROUTE } from './mcp/mcp-options';
@@ -128,9 +130,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     exclude: ['healthz', 'readyz', MCP_ROUTE, ...PROTECTED_RESOURCE_METADATA_ROUTES],
   });
   app.enableShutdownHooks();
+  // First of the request hooks, so everything after them runs in the request's trace context.
+  const fastify = app.getHttpAdapter().getInstance();
+  const tracing = startApiTracing(options.config);
+  installRequestTracing(fastify, tracing);
+  // Spans still batched are flushed when the app closes.
+  fastify.addHook('onClose', () => tracing.shutdown());
   // Before any route exists: the plugin and the validator hook attach to each route as it is added.
   await installCompression(app);
-  installFastifyHooks(app.getHttpAdapter().getInstance(), options.config.BODY_LIMIT);
+  installFastifyHooks(fastify, options.config.BODY_LIMIT);
   installProblemCheck(app.getHttpAdapter().getInstance(), options.config.TOOLGATE_RESPONSE_CHECK);
 
   const document = apiDocument();

@@ -196,3 +196,4 @@ export {
 } from './telemetry/events';
 export { silentLogger, type EngineLogger, type LogMethod } from './telemetry/logger';
 export { GEN_AI_ATTRIBUTES, defaultTracer } from './telemetry/tracing';
+export { traceHeadersOf, withTraceHeaders, type TraceHeaders } from './telemetry/trace-headers';

@@ -48,3 +48,4 @@ export {
   echoHandler,
   sleepHandler,
 } from './builtins/example-builtins';
+export { startTracing, type Tracing, type TracingSettings } from './telemetry/tracing';

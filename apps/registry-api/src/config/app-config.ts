@@ -67,6 +67,10 @@ export const AppConfigSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    /** Where spans go over OTLP/HTTP (`/v1/traces` is appended); unset, none are exported. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** The `service.name` of exported spans. */
+    OTEL_SERVICE_NAME: z.string().min(1).default('toolgate-registry-api'),
     /** Largest accepted request body in bytes. */
     BODY_LIMIT: z.coerce
       .number()

@@ -14,6 +14,7 @@ import {
 } from './http-parameters';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
+import { traceHeadersOf, withTraceHeaders } from '../telemetry/trace-headers';
 
 /** Options of the `http` executor. */
 export interface HttpExecutorOptions {
@@ -134,11 +135,11 @@ async function executeHttp(
       const existing = url.search.replace(/^\?/, '');
       url.search = [existing, ...fixedPairs].filter((part) => part !== '').join('&');
     }
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...resolved.headers,
-      ...placed.headers,
-    };
+    // The attempt's span (active here) becomes the upstream's parent; configured headers win.
+    const headers: Record<string, string> = withTraceHeaders(
+      { accept: 'application/json', ...resolved.headers, ...placed.headers },
+      traceHeadersOf(),
+    );
     if (placed.cookies.length > 0) {
       const fixedCookie = Object.keys(headers).find((name) => name.toLowerCase() === 'cookie');
       const cookies = [

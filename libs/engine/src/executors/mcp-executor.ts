@@ -13,6 +13,7 @@ import type { McpExecutorConfig } from '@toolgate/contract';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 import { scrubCredentials, scrubUpstreamText } from './scrub-upstream-text';
+import { traceHeadersOf, withTraceHeaders } from '../telemetry/trace-headers';
 
 /** Options of the `mcp` executor. */
 export interface McpExecutorOptions {
@@ -118,8 +119,11 @@ async function executeMcp(
   try {
     const resolved = await resolveHeaders(config.headers, request.secrets ?? options.secrets);
     secretValues = resolved.secretValues;
+    // The attempt's span (active here) is the upstream's parent: in the HTTP headers of every
+    // request, and in the tools/call's `_meta`, where MCP servers look for it.
+    const traceContext = traceHeadersOf();
     const transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: resolved.headers },
+      requestInit: { headers: withTraceHeaders(resolved.headers, traceContext) },
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     const inFlight = trackSends(transport);
@@ -129,7 +133,11 @@ async function executeMcp(
     await client.connect(transport, { signal, timeout });
     // The request's signal makes the SDK send notifications/cancelled upstream when the attempt is aborted.
     const result = await client.callTool(
-      { name: config.tool ?? request.tool.name, arguments: request.arguments },
+      {
+        name: config.tool ?? request.tool.name,
+        arguments: request.arguments,
+        ...(traceContext.traceparent === undefined ? {} : { _meta: { ...traceContext } }),
+      },
       undefined,
       {
         signal,

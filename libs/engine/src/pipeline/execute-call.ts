@@ -23,6 +23,7 @@ import {
   GEN_AI_ATTRIBUTES,
   genAiToolType,
   markSpanError,
+  runInSpan,
   startToolSpan,
 } from '../telemetry/tracing';
 import { truncatePayload } from '../truncate/truncate-result';
@@ -205,8 +206,9 @@ async function runAttempt(
   parentSignal?.addEventListener('abort', onParentAbort, { once: true });
   let outcome: ExecutorOutcome;
   try {
-    const execution = runtime.context.executors
-      .execute({
+    // Active for the executor only, so its upstream request carries this attempt's span.
+    const execution = runInSpan(span, () =>
+      runtime.context.executors.execute({
         tool,
         call,
         arguments: input.args,
@@ -216,11 +218,11 @@ async function runAttempt(
         logger: runtime.logger,
         reportProgress: (update) => emit(state, { type: 'progress', tool: tool.name, ...update }),
         ...(runtime.context.secrets === undefined ? {} : { secrets: runtime.context.secrets }),
-      })
-      .catch((error: unknown): ExecutorOutcome => ({
-        ok: false,
-        failure: failureFromError(error, controller.signal),
-      }));
+      }),
+    ).catch((error: unknown): ExecutorOutcome => ({
+      ok: false,
+      failure: failureFromError(error, controller.signal),
+    }));
     // The race returns at the deadline even when an executor ignores its signal.
     outcome = await Promise.race([execution, interrupted]);
   } finally {

@@ -51,3 +51,11 @@ export function markSpanError(span: Span, input: { code: string; message: string
   span.setAttribute(GEN_AI_ATTRIBUTES.errorType, input.code);
   span.setStatus({ code: SpanStatusCode.ERROR, message: input.message });
 }
+
+/**
+ * Runs `work` with `span` as the active span, so what it starts (an executor's upstream request)
+ * carries this span's trace context. Without a registered context manager it simply runs `work`.
+ */
+export function runInSpan<T>(span: Span, work: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), work);
+}
