@@ -25,4 +25,20 @@ describe('exportValidity', () => {
     expect(renamed.gemini).toMatchObject({ valid: true });
     expect(renamed.gemini.downgrades).toBeGreaterThan(0);
   });
+
+  it('lists a limit once, where the wire tool breaks it, though the conversion reports it too', () => {
+    const recursive = parseToolIR({
+      ...tool({ head: { $ref: '#/$defs/Node' } }),
+      parameters: {
+        type: 'object',
+        properties: { head: { $ref: '#/$defs/Node' } },
+        $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } },
+      },
+      provider_hints: { anthropic: { strict: true } },
+    });
+    expect(exportValidity(recursive).anthropic).toMatchObject({
+      valid: false,
+      problems: ['recursiveSchema at /input_schema: strict schemas may not recurse'],
+    });
+  });
 });

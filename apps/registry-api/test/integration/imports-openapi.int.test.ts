@@ -60,6 +60,13 @@ const received: Array<{
   body: string;
 }> = [];
 
+/** A received multipart body, read back the way a server framework would. */
+function formOf(request: (typeof received)[number] | undefined): Promise<FormData> {
+  return new Response(request?.body, {
+    headers: { 'content-type': String(request?.headers['content-type']) },
+  }).formData();
+}
+
 /** Plays the Petstore API for the operations the test calls. */
 function playPetstore(request: IncomingMessage, response: ServerResponse): void {
   const chunks: Buffer[] = [];
@@ -626,10 +633,7 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     expect(response.status, response.text).toBe(200);
     expect(response.body.results[0]).toMatchObject({ ok: true, data: { stored: true } });
     expect(received).toHaveLength(1);
-    const contentType = String(received[0]?.headers['content-type']);
-    const form = await new Response(received[0]?.body, {
-      headers: { 'content-type': contentType },
-    }).formData();
+    const form = await formOf(received[0]);
     expect(form.get('title')).toBe('Q3 report');
     const file = form.get('file') as File;
     expect([file.name, file.type, await file.text()]).toEqual([
@@ -665,11 +669,7 @@ describe('POST /v1/imports/openapi with the Swagger Petstore 3.0 document', () =
     });
     expect(JSON.stringify(byUrl.body.results[1])).not.toContain('token=abc');
     const upload = received.find((request) => request.url === '/api/v3/documents');
-    const annex = (
-      await new Response(upload?.body, {
-        headers: { 'content-type': String(upload?.headers['content-type']) },
-      }).formData()
-    ).get('file') as File;
+    const annex = (await formOf(upload)).get('file') as File;
     expect([annex.name, annex.type, await annex.text()]).toEqual([
       'annex.pdf',
       'application/pdf',

@@ -5,7 +5,12 @@ import { checkSchemaLimits } from '../json-schema/schema-limits';
 import { mapSubschemas, pointer, typeList, type SchemaNode } from '../json-schema/schema-node';
 import { satisfiesRules, type NameRules } from '../names/name-rules';
 import type { Provider } from '../provider';
-import { PROVIDER_LIMITS, type SchemaRules, type StrictRules } from './provider-limits';
+import {
+  PROVIDER_LIMITS,
+  type ProviderLimits,
+  type SchemaRules,
+  type StrictRules,
+} from './provider-limits';
 import { checkRequestLimits } from './request-limits';
 import { wireToolView, type WireToolView } from './wire-tool-view';
 
@@ -37,17 +42,21 @@ class ToolChecker {
   // The schema being checked: the root has its own rules (checkRoot).
   private root: SchemaNode | undefined;
 
+  private readonly limits: ProviderLimits;
+
   constructor(
     private readonly tool: string,
-    private readonly provider: Provider,
-  ) {}
+    provider: Provider,
+  ) {
+    this.limits = PROVIDER_LIMITS[provider];
+  }
 
   add(path: string, rule: string, message: string): void {
     this.problems.push({ tool: this.tool, path: path || '/', rule, message });
   }
 
   checkTool(view: WireToolView): void {
-    const limits = PROVIDER_LIMITS[this.provider];
+    const { limits } = this;
     if (typeof view.name !== 'string' || !satisfiesRules(view.name, limits.toolName))
       this.add('/name', 'toolName', `the name must be ${describeRules(limits.toolName)}`);
     const max = limits.maxDescriptionLength;
@@ -84,7 +93,7 @@ class ToolChecker {
   }
 
   private checkNode(node: SchemaNode, path: string, rules: SchemaRules): void {
-    const limits = PROVIDER_LIMITS[this.provider];
+    const { limits } = this;
     if (rules.keywords !== undefined)
       for (const keyword of Object.keys(node))
         if (!rules.keywords.has(keyword))
