@@ -41,6 +41,11 @@ export {
   ToolConstraintsSchema,
   ToolDependenciesSchema,
   RateLimitSchema,
+  ToolGrammarSchema,
+  ToolInputFormatSchema,
+  MAX_GRAMMAR_LENGTH,
+  type ToolGrammar,
+  type ToolInputFormat,
   type ToolIR,
   type ToolIRInput,
   type JsonSchema,
@@ -49,6 +54,16 @@ export {
   type ToolDependencies,
 } from './ir/tool-ir';
 export { runsInline } from './execution/runs-inline';
+export {
+  TEXT_INPUT_PROPERTY,
+  textInputParameters,
+  isTextInput,
+  grammarOf,
+  grammarCheckOf,
+  compileRegexGrammar,
+  type GrammarCheck,
+  type WithInputFormat,
+} from './input-format/text-input';
 export { ToolCallIRSchema, type ToolCallIR } from './ir/tool-call-ir';
 export {
   ToolResultIRSchema,

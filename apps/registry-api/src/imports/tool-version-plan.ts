@@ -7,7 +7,8 @@ import {
   type ToolIR,
 } from '@toolgate/toolir';
 import { inc } from 'semver';
-import { diffInputSchemas, type SchemaChange } from '../tools/json-schema-diff';
+import type { SchemaChange } from '../tools/json-schema-diff';
+import { diffToolInputs } from '../tools/tool-input-diff';
 
 /** What a tool's source (an OpenAPI operation, an upstream MCP tool) decides; the registry adds identity and version. */
 export interface ToolCandidate {
@@ -140,8 +141,7 @@ export function planToolVersion(
       changes: [],
     };
   }
-  const previousParameters = isRecord(latest.ir) ? latest.ir['parameters'] : undefined;
-  const changes = diffInputSchemas(previousParameters, same.parameters, '/parameters');
+  const changes = diffToolInputs(latest.ir, same);
   const bump: VersionBump = changes.some((change) => change.breaking)
     ? 'major'
     : changes.length > 0

@@ -25,6 +25,12 @@ const BREAKING: Record<SchemaChangeKind, boolean> = {
   variant_removed: true,
   variant_added: false,
   reference_changed: true,
+  input_format_changed: true,
+  grammar_added: true,
+  grammar_removed: false,
+  // Whether a new grammar accepts every input the old one did is undecidable for context-free
+  // grammars (and costly for regexes): a changed grammar asks for a major.
+  grammar_changed: true,
 };
 
 // Lower bounds: raising them rejects inputs that were valid. Upper bounds: lowering them does.
@@ -52,6 +58,11 @@ const OPAQUE_CONSTRAINTS = [
   'contentMediaType',
   'contentEncoding',
 ] as const;
+
+/** Whether a change of this kind may break callers of the old version. */
+export function isBreakingChange(kind: SchemaChangeKind): boolean {
+  return BREAKING[kind];
+}
 
 function isObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -23,7 +23,7 @@ import {
   successorLink,
   type VersionLifecycle,
 } from './deprecation-headers';
-import { diffInputSchemas } from './json-schema-diff';
+import { diffToolInputs } from './tool-input-diff';
 import type { ReleaseRow } from '../releases/releases.repository';
 import { completeWireDefinition, inheritanceSourceOf, predecessorOf } from './tool-version-fields';
 import { toolSummaryOf } from './tool-summary';
@@ -332,7 +332,7 @@ export class ToolVersionsService {
       this.requireVersion(toolId, range.from),
       this.requireVersion(toolId, range.to),
     ]);
-    const changes = diffInputSchemas(parametersOf(from), parametersOf(to), '/parameters');
+    const changes = diffToolInputs(from.ir, to.ir);
     return {
       tool_id: toolId,
       from: range.from,
@@ -419,9 +419,7 @@ export class ToolVersionsService {
   private refuseUnannouncedBreaks(ir: ToolIR, published: readonly ToolVersionRow[]): void {
     const predecessor = predecessorOf(ir.version, published);
     if (!predecessor || allowsBreaking(predecessor.version, ir.version)) return;
-    const breaks = diffInputSchemas(parametersOf(predecessor), ir.parameters, '/parameters').filter(
-      (change) => change.breaking,
-    );
+    const breaks = diffToolInputs(predecessor.ir, ir).filter((change) => change.breaking);
     if (breaks.length === 0) return;
     throw new ToolException(
       'breaking_change',
@@ -496,11 +494,4 @@ function wireIssuePath(path: string, fromRequest: ReadonlySet<InheritableField>)
   if (fromRequest.has('executor') && at(executor))
     return `/body/executor${path.slice(executor.length)}`;
   return `/body/definition${path === '/' ? '' : path}`;
-}
-
-function parametersOf(row: ToolVersionRow): unknown {
-  const ir = row.ir;
-  return typeof ir === 'object' && ir !== null && !Array.isArray(ir)
-    ? (ir as Record<string, unknown>)['parameters']
-    : undefined;
 }

@@ -206,7 +206,10 @@ export const PublishedVersionSchema = ToolVersionWithIrSchema.extend({
 }).meta({ id: 'PublishedVersion' });
 export type PublishedVersion = z.infer<typeof PublishedVersionSchema>;
 
-/** What changed between two versions of an input schema, from the caller's point of view. */
+/**
+ * What changed between two versions of a tool's input, from the caller's point of view: its JSON
+ * Schema parameters, or its input format (JSON or free text) and grammar.
+ */
 export const SchemaChangeKindSchema = z.enum([
   'property_removed',
   'property_added',
@@ -226,6 +229,10 @@ export const SchemaChangeKindSchema = z.enum([
   'variant_removed',
   'variant_added',
   'reference_changed',
+  'input_format_changed',
+  'grammar_added',
+  'grammar_removed',
+  'grammar_changed',
 ]);
 export type SchemaChangeKind = z.infer<typeof SchemaChangeKindSchema>;
 

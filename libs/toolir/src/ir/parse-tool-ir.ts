@@ -3,6 +3,7 @@ import { ToolgateError, type Issue } from '../errors/toolgate-error';
 import { behaviorAllowsInline } from '../execution/runs-inline';
 import { checkJsonSchema } from '../json-schema/check-json-schema';
 import { findUnguardedCycles } from '../json-schema/find-unguarded-cycles';
+import { textInputIssues } from '../input-format/text-input';
 import { ToolIRSchema, type JsonSchema, type ToolIR } from './tool-ir';
 
 /** Thrown by `parseToolIR`: `details.issues` lists every problem found, not just the first. */
@@ -80,6 +81,7 @@ function semanticIssues(tool: ValidFields): Issue[] {
     issues.push(...schemaIssues(tool.parameters, '/parameters'));
   }
   if (tool.outputSchema) issues.push(...schemaIssues(tool.outputSchema, '/outputSchema'));
+  issues.push(...textInputIssues(tool));
   if (tool.behavior) issues.push(...behaviorIssues(tool.behavior, tool.constraints));
   const fallback = tool.fallback ?? [];
   if (tool.name !== undefined && fallback.includes(tool.name)) {

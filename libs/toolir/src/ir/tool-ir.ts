@@ -98,6 +98,46 @@ export const ToolDependenciesSchema = z.strictObject({
 });
 export type ToolDependencies = z.infer<typeof ToolDependenciesSchema>;
 
+/** The longest grammar definition a tool may carry (characters). */
+export const MAX_GRAMMAR_LENGTH = 65_536;
+
+/**
+ * A grammar that constrains a free-text input, as OpenAI's custom tools take it: `regex` (RE2
+ * syntax, the whole input must match) or `lark` (a Lark context-free grammar).
+ */
+export const ToolGrammarSchema = z.strictObject({
+  syntax: z.enum(['lark', 'regex']).meta({
+    description:
+      'The grammar language: `regex` (RE2 syntax; the whole input must match) or `lark` (a Lark context-free grammar).',
+  }),
+  definition: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_GRAMMAR_LENGTH, `must be at most ${MAX_GRAMMAR_LENGTH} characters`)
+    .meta({ description: 'The grammar itself: the regular expression, or the Lark grammar text.' }),
+});
+export type ToolGrammar = z.infer<typeof ToolGrammarSchema>;
+
+/**
+ * How a tool takes its input: JSON arguments described by `parameters` (the default), or one
+ * free text (an OpenAI custom tool), optionally constrained by a grammar.
+ */
+export const ToolInputFormatSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('json_schema').meta({
+      description: 'JSON arguments, validated against `parameters`.',
+    }),
+  }),
+  z.strictObject({
+    type: z.literal('text').meta({
+      description:
+        'One free text, carried as the string argument `input`; `parameters` must be the one-string schema.',
+    }),
+    grammar: ToolGrammarSchema.optional(),
+  }),
+]);
+export type ToolInputFormat = z.infer<typeof ToolInputFormatSchema>;
+
 /** The provider-neutral description of one version of one tool. */
 export const ToolIRSchema = z.strictObject({
   schema_version: z.literal(TOOL_IR_SCHEMA_VERSION),
@@ -116,6 +156,10 @@ export const ToolIRSchema = z.strictObject({
     .meta({ description: 'What the tool does and when to use it; the model reads this.' }),
   parameters: JsonSchemaObjectSchema.meta({
     description: 'JSON Schema (2020-12) of the arguments; the root is an object schema.',
+  }),
+  input_format: ToolInputFormatSchema.optional().meta({
+    description:
+      'JSON arguments (`json_schema`, the default when absent) or one free text (`text`, an OpenAI custom tool) with an optional grammar.',
   }),
   outputSchema: JsonSchemaObjectSchema.optional().meta({
     description: 'JSON Schema (2020-12) of the structured result, if the tool declares one.',

@@ -7,13 +7,15 @@ import { checkJsonSchema } from '../json-schema/check-json-schema';
 import { findUnguardedCycles } from '../json-schema/find-unguarded-cycles';
 import { walkSchema } from '../json-schema/walk-schema';
 import { canonicalJson } from '../json/canonical-json';
+import { compileRegexGrammar, grammarOf, TEXT_INPUT_PROPERTY } from '../input-format/text-input';
 import { cloneJson } from '../json/clone-json';
 import type { ArgumentError, ArgumentValidationResult } from './argument-error';
 import { formatArgumentErrors } from './format-argument-errors';
 import { LruCache } from './lru-cache';
 
-/** What argument validation needs of a tool: its identity and its parameters schema. */
-export type ValidatableTool = Pick<ToolIR, 'id' | 'version' | 'parameters'>;
+/** What argument validation needs of a tool: its identity, its parameters schema and its input format. */
+export type ValidatableTool = Pick<ToolIR, 'id' | 'version' | 'parameters'> &
+  Partial<Pick<ToolIR, 'input_format'>>;
 
 /** A compiled, reusable validator for one version of one tool. */
 export interface ArgumentValidator {
@@ -21,7 +23,7 @@ export interface ArgumentValidator {
   readonly toolId: string;
   /** The tool version the validator was compiled for (the second half of its cache key). */
   readonly version: string;
-  /** Canonical JSON of the parameters schema it was compiled from; a different schema gets a new validator. */
+  /** Canonical JSON of the parameters schema (and grammar) it was compiled from; a different one gets a new validator. */
   readonly fingerprint: string;
   /** Validates a copy of `args` (defaults written into the copy, no coercion); the caller's value is never changed. */
   readonly validate: (args: unknown) => ArgumentValidationResult;
@@ -82,13 +84,40 @@ function newCache(capacity: number): LruCache<string, CacheEntry> {
 let cache = newCache(VALIDATOR_CACHE_CAPACITY);
 const fingerprints = new WeakMap<object, string>();
 
-function fingerprintOf(parameters: Record<string, unknown>): string {
-  let fingerprint = fingerprints.get(parameters);
+function fingerprintOf(tool: ValidatableTool): string {
+  let fingerprint = fingerprints.get(tool.parameters);
   if (fingerprint === undefined) {
-    fingerprint = canonicalJson(parameters);
-    fingerprints.set(parameters, fingerprint);
+    fingerprint = canonicalJson(tool.parameters);
+    fingerprints.set(tool.parameters, fingerprint);
   }
-  return fingerprint;
+  const grammar = grammarOf(tool);
+  // A grammar is short next to a schema, and absent from most tools: no memo needed.
+  return grammar === undefined
+    ? fingerprint
+    : `${fingerprint}\u0000${grammar.syntax}\u0000${grammar.definition}`;
+}
+
+/** The check of a free-text input against its regex grammar, run after the schema check passed. */
+function grammarMatcher(
+  tool: ValidatableTool,
+): ((value: Record<string, unknown>) => ArgumentError[]) | undefined {
+  const grammar = grammarOf(tool);
+  if (grammar?.syntax !== 'regex') return undefined;
+  const regex = compileRegexGrammar(grammar.definition);
+  const shown =
+    grammar.definition.length > 200 ? `${grammar.definition.slice(0, 200)}…` : grammar.definition;
+  return (value) => {
+    const input = value[TEXT_INPUT_PROPERTY];
+    if (typeof input !== 'string' || regex.matches(input)) return [];
+    return [
+      {
+        path: `/${TEXT_INPUT_PROPERTY}`,
+        keyword: 'grammar',
+        message: `/${TEXT_INPUT_PROPERTY} must match the whole regular expression ${shown}`,
+        params: { syntax: 'regex', definition: grammar.definition },
+      },
+    ];
+  };
 }
 
 function compile(tool: ValidatableTool, fingerprint: string): CacheEntry {
@@ -104,6 +133,7 @@ function compile(tool: ValidatableTool, fingerprint: string): CacheEntry {
       },
     );
   }
+  const matchGrammar = grammarMatcher(tool);
   // Ajv keeps the compiled schema object: give it a private copy the caller cannot change later.
   const schema = cloneJson(tool.parameters);
   const { ajv, shared } = ajvFor(schema);
@@ -129,7 +159,13 @@ function compile(tool: ValidatableTool, fingerprint: string): CacheEntry {
       let value: unknown;
       try {
         value = cloneJson(args);
-        if (validate(value)) return { ok: true, value: value as Record<string, unknown> };
+        if (validate(value)) {
+          const record = value as Record<string, unknown>;
+          const grammarErrors = matchGrammar?.(record) ?? [];
+          return grammarErrors.length === 0
+            ? { ok: true, value: record }
+            : { ok: false, errors: grammarErrors };
+        }
       } catch (error) {
         // Cyclic schemas are refused at compile time, so only absurdly deep arguments get here.
         if (error instanceof RangeError) return { ok: false, errors: [TOO_DEEP] };
@@ -147,14 +183,16 @@ function compile(tool: ValidatableTool, fingerprint: string): CacheEntry {
 }
 
 /**
- * Returns the validator of a tool's arguments, compiled once and cached per (id, version);
+ * Returns the validator of a tool's arguments, compiled once and cached per (id, version); a
+ * free-text tool's input is also matched against its regex grammar (a Lark grammar is not checked:
+ * see `grammarCheckOf`);
  * a changed parameters schema under the same id and version is detected (by its canonical JSON) and recompiled.
  * The fingerprint of a parameters object is memoised per object: change a schema by replacing the object, not in place.
  * Throws ToolgateError `invalid_schema` (with `details.issues`) when the schema cannot be compiled.
  */
 export function compileValidator(tool: ValidatableTool): ArgumentValidator {
   const key = `${tool.id}@${tool.version}`;
-  const fingerprint = fingerprintOf(tool.parameters);
+  const fingerprint = fingerprintOf(tool);
   const cached = cache.get(key);
   if (cached?.validator.fingerprint === fingerprint) return cached.validator;
   const entry = compile(tool, fingerprint);

@@ -1,0 +1,78 @@
+import { isRecord, ToolInputFormatSchema, type ToolInputFormat } from '@toolgate/toolir';
+import {
+  diffInputSchemas,
+  isBreakingChange,
+  type SchemaChange,
+  type SchemaChangeKind,
+} from './json-schema-diff';
+
+/** What the input diff reads of a version: its stored ToolIR (any shape) or a parsed one. */
+type StoredIr = unknown;
+
+function fieldOf(ir: StoredIr, key: string): unknown {
+  return isRecord(ir) ? ir[key] : undefined;
+}
+
+/** A stored version's input format; absent (every version before free-text tools) is JSON. */
+function inputFormatOf(ir: StoredIr): ToolInputFormat {
+  const parsed = ToolInputFormatSchema.safeParse(fieldOf(ir, 'input_format'));
+  return parsed.success ? parsed.data : { type: 'json_schema' };
+}
+
+function change(kind: SchemaChangeKind, path: string, message: string): SchemaChange {
+  return { kind, path, breaking: isBreakingChange(kind), message };
+}
+
+/** How the input format and grammar changed: JSON <-> free text, and a grammar added, removed or changed. */
+function diffInputFormats(before: ToolInputFormat, after: ToolInputFormat): SchemaChange[] {
+  if (before.type !== after.type) {
+    return [
+      change(
+        'input_format_changed',
+        '/input_format/type',
+        `the input changed from ${before.type === 'text' ? 'free text' : 'JSON arguments'} to ${after.type === 'text' ? 'free text' : 'JSON arguments'}`,
+      ),
+    ];
+  }
+  if (before.type !== 'text' || after.type !== 'text') return [];
+  const old = before.grammar;
+  const next = after.grammar;
+  if (old === undefined && next === undefined) return [];
+  if (old === undefined) {
+    return [
+      change(
+        'grammar_added',
+        '/input_format/grammar',
+        `a ${next?.syntax ?? ''} grammar now constrains the input`,
+      ),
+    ];
+  }
+  if (next === undefined) {
+    return [
+      change(
+        'grammar_removed',
+        '/input_format/grammar',
+        'the input is no longer constrained by a grammar',
+      ),
+    ];
+  }
+  if (old.syntax === next.syntax && old.definition === next.definition) return [];
+  return [
+    change(
+      'grammar_changed',
+      '/input_format/grammar',
+      `the ${next.syntax} grammar changed; whether it accepts every input the old one did cannot be proven, so it counts as breaking: publish a new major version`,
+    ),
+  ];
+}
+
+/**
+ * Compares the inputs of two versions: the input format and grammar first, then the parameters
+ * schemas (JSON Schema diff). A change is breaking when an existing caller's call may now fail.
+ */
+export function diffToolInputs(before: StoredIr, after: StoredIr): SchemaChange[] {
+  return [
+    ...diffInputFormats(inputFormatOf(before), inputFormatOf(after)),
+    ...diffInputSchemas(fieldOf(before, 'parameters'), fieldOf(after, 'parameters'), '/parameters'),
+  ];
+}
