@@ -10,6 +10,7 @@ export type {
   ToolFromWireOptions,
   CallsFromWireOptions,
   ResultsFromWireOptions,
+  ResultsToWireOptions,
   ParsedToolCalls,
 } from './shared/tool-adapter';
 export {
@@ -44,6 +45,10 @@ export { invalidArgumentsResult } from './shared/invalid-arguments-result';
 export { openAIChatAdapter, type OpenAIChatAdapter } from './openai-chat/openai-chat-adapter';
 export type {
   OpenAIChatFunctionTool,
+  OpenAIChatCustomTool,
+  OpenAIChatCustomToolFormat,
+  OpenAIChatCustomToolCall,
+  OpenAIChatTool,
   OpenAIChatToolCall,
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage,
@@ -55,6 +60,13 @@ export {
 } from './openai-responses/openai-responses-adapter';
 export type {
   OpenAIResponsesFunctionTool,
+  OpenAIResponsesCustomTool,
+  OpenAIResponsesCustomToolFormat,
+  OpenAIResponsesDefinition,
+  OpenAIResponsesCustomToolCall,
+  OpenAIResponsesCustomToolCallOutput,
+  OpenAIResponsesCallItem,
+  OpenAIResponsesCallOutput,
   OpenAIResponsesTool,
   OpenAIResponsesToolSearchTool,
   OpenAIResponsesToolSearchOutput,

@@ -70,7 +70,7 @@ const SPECIFIC: Record<string, Array<[string, (adapter: ToolAdapter) => unknown]
     [
       'unknown tool call type',
       (adapter) =>
-        adapter.callsFromWire([{ id: 'a', type: 'custom', custom: { name: 'f', input: 'x' } }]),
+        adapter.callsFromWire([{ id: 'a', type: 'mystery', mystery: { name: 'f' } }]),
     ],
     [
       'null tool message content',

@@ -60,7 +60,9 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
   it('Chat Completions: tools, parallel_tool_calls, assistant message, tool messages', () => {
     const wire = openAIChatAdapter.toolsToWire(tools, { strict: true, parallelCalls: false });
     wire.tools satisfies OpenAI.Chat.ChatCompletionTool[];
-    wire.tools satisfies OpenAI.Chat.ChatCompletionFunctionTool[];
+    wire.tools satisfies Array<
+      OpenAI.Chat.ChatCompletionFunctionTool | OpenAI.Chat.ChatCompletionCustomTool
+    >;
     ({
       model: 'gpt-4o',
       messages: [],
@@ -88,7 +90,7 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
 
   it('Responses: tools, function_call items, function_call_output items', () => {
     const wire = openAIResponsesAdapter.toolsToWire(tools, { strict: true, parallelCalls: true });
-    wire.definitions satisfies OpenAI.Responses.FunctionTool[];
+    wire.definitions satisfies Array<OpenAI.Responses.FunctionTool | OpenAI.Responses.CustomTool>;
     wire.tools satisfies OpenAI.Responses.Tool[];
     ({
       model: 'gpt-4.1',
@@ -96,10 +98,13 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
       tools: wire.tools,
       ...wire.requestOptions,
     }) satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
-    openAIResponsesAdapter.callsToWire(calls) satisfies OpenAI.Responses.ResponseFunctionToolCall[];
-    openAIResponsesAdapter.resultsToWire(
-      results,
-    ) satisfies OpenAI.Responses.ResponseInputItem.FunctionCallOutput[];
+    openAIResponsesAdapter.callsToWire(calls) satisfies Array<
+      OpenAI.Responses.ResponseFunctionToolCall | OpenAI.Responses.ResponseCustomToolCall
+    >;
+    openAIResponsesAdapter.resultsToWire(results) satisfies Array<
+      | OpenAI.Responses.ResponseInputItem.FunctionCallOutput
+      | OpenAI.Responses.ResponseCustomToolCallOutput
+    >;
     [
       ...openAIResponsesAdapter.callsToWire(calls),
       ...openAIResponsesAdapter.resultsToWire(results),
@@ -114,10 +119,67 @@ describe('OpenAI SDK types (openai 6.49.0)', () => {
     expect(openAIResponsesAdapter.callsFromWire([sdkItem])[0]?.id).toBe('c');
   });
 
+  it('custom tools: definitions, calls and outputs of free-text tools, on both OpenAI wires', () => {
+    const sqlTool = buildTool({
+      name: 'run_sql',
+      input_format: { type: 'text', grammar: { syntax: 'regex', definition: 'SELECT .+' } },
+      parameters: {
+        type: 'object',
+        properties: { input: { type: 'string' } },
+        required: ['input'],
+        additionalProperties: false,
+      },
+    });
+    const textCalls = [
+      {
+        id: 'call_t',
+        name: 'run_sql',
+        arguments: { input: 'SELECT 1' },
+        input_format: 'text' as const,
+      },
+    ];
+    const answers = [{ call_id: 'call_t', name: 'run_sql', ok: true, data: 1 }];
+    const responses = openAIResponsesAdapter.toolsToWire([sqlTool]);
+    responses.tools satisfies OpenAI.Responses.Tool[];
+    ({
+      model: 'gpt-5',
+      input: [
+        ...openAIResponsesAdapter.callsToWire(textCalls),
+        ...openAIResponsesAdapter.resultsToWire(answers, { calls: textCalls }),
+      ],
+      tools: responses.tools,
+    }) satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
+    const chat = openAIChatAdapter.toolsToWire([sqlTool]);
+    ({
+      model: 'gpt-5',
+      messages: [
+        openAIChatAdapter.callsToWire(textCalls),
+        ...openAIChatAdapter.resultsToWire(answers),
+      ],
+      tools: chat.tools,
+    }) satisfies OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+    const sdkCustomCall: OpenAI.Responses.ResponseCustomToolCall = {
+      type: 'custom_tool_call',
+      call_id: 'call_c',
+      name: 'run_sql',
+      input: 'SELECT 2',
+    };
+    const chatCustomCall: OpenAI.Chat.ChatCompletionMessageCustomToolCall = {
+      id: 'call_d',
+      type: 'custom',
+      custom: { name: 'run_sql', input: 'SELECT 3' },
+    };
+    expect(openAIResponsesAdapter.callsFromWire([sdkCustomCall])[0]?.arguments).toEqual({
+      input: 'SELECT 2',
+    });
+    expect(openAIChatAdapter.callsFromWire([chatCustomCall])[0]?.input_format).toBe('text');
+  });
+
   it('Responses tool search: deferred functions, tool_search tools, search items', () => {
     const wire = openAIResponsesAdapter.toolsToWire(tools, { deferLoading: true });
     wire.tools satisfies OpenAI.Responses.Tool[];
-    wire.definitions satisfies OpenAI.Responses.FunctionTool[];
+    wire.definitions satisfies Array<OpenAI.Responses.FunctionTool | OpenAI.Responses.CustomTool>;
     ({
       model: 'gpt-5.4',
       input: [],

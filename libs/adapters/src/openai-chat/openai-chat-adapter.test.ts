@@ -9,7 +9,14 @@ import { PROVIDER_LIMITS } from '../shared/provider-limits/provider-limits';
 import completion from './__fixtures__/chat-completion-parallel-tool-calls.json';
 import truncated from './__fixtures__/chat-completion-truncated-arguments.json';
 import { openAIResponsesAdapter } from '../openai-responses/openai-responses-adapter';
+import type { OpenAIChatTool, OpenAIChatFunctionTool } from './openai-chat-api';
 import { openAIChatAdapter as adapter } from './openai-chat-adapter';
+
+/** The `function` of a function tool definition; a custom tool fails the test. */
+function fn(tool: OpenAIChatTool | undefined): OpenAIChatFunctionTool['function'] {
+  if (tool?.type !== 'function') throw new Error(`expected a function tool, got ${tool?.type}`);
+  return tool.function;
+}
 
 const listUnits = buildTool({ name: 'list_units', description: 'List the units.' });
 
@@ -57,8 +64,8 @@ describe('openai-chat tools', () => {
       },
     });
     const { tools, report } = adapter.toolsToWire([tool], { strict: true });
-    const parameters = tools[0]?.function.parameters;
-    expect(tools[0]?.function.strict).toBe(true);
+    const parameters = fn(tools[0]).parameters;
+    expect(fn(tools[0]).strict).toBe(true);
     expect(parameters).toEqual({
       type: 'object',
       properties: {
@@ -154,7 +161,7 @@ describe('openai-chat tools', () => {
       },
     });
     const { tools, report } = adapter.toolsToWire([tool]);
-    expect(tools[0]?.function.parameters).toEqual({
+    expect(fn(tools[0]).parameters).toEqual({
       type: 'object',
       properties: { id: { type: 'integer' }, email: { type: 'string' } },
       description:
@@ -249,7 +256,7 @@ describe('openai-chat calls', () => {
   it('maps mangled names back to the tool, and refuses two tools that collide on the wire', () => {
     const tool = buildTool({ name: 'admin.tools.list' });
     const { tools, report } = adapter.toolsToWire([tool]);
-    const wireName = tools[0]?.function.name ?? '';
+    const wireName = fn(tools[0]).name ?? '';
     expect(wireName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(report.names).toEqual([{ name: 'admin.tools.list', wireName }]);
     const calls = adapter.callsFromWire(
@@ -257,7 +264,7 @@ describe('openai-chat calls', () => {
       { tools: [tool] },
     );
     expect(calls[0]?.name).toBe('admin.tools.list');
-    expect(adapter.callsToWire(calls).tool_calls[0]?.function.name).toBe(wireName);
+    expect(adapter.callsToWire(calls).tool_calls[0]).toHaveProperty('function.name', wireName);
 
     const twin = buildTool({
       name: mangleName('admin.tools.list', PROVIDER_LIMITS['openai-chat'].toolName),
@@ -334,20 +341,20 @@ describe('openai-chat strict per tool', () => {
 
   it('is strict for a tool that asks to be, unless the request says otherwise', () => {
     const plain = adapter.toolsToWire([asksStrict, weatherTool()]);
-    expect(plain.definitions.map((tool) => tool.function.strict)).toEqual([true, false]);
+    expect(plain.definitions.map((tool) => fn(tool).strict)).toEqual([true, false]);
     // Strict mode makes every property required; the optional unit becomes nullable.
-    expect(plain.definitions[0]?.function.parameters['required']).toEqual(['location', 'unit']);
+    expect(fn(plain.definitions[0]).parameters['required']).toEqual(['location', 'unit']);
     const off = adapter.toolsToWire([asksStrict, weatherTool()], { strict: false });
-    expect(off.definitions.map((tool) => tool.function.strict)).toEqual([false, false]);
+    expect(off.definitions.map((tool) => fn(tool).strict)).toEqual([false, false]);
     const on = adapter.toolsToWire([asksStrict, weatherTool()], { strict: true });
-    expect(on.definitions.map((tool) => tool.function.strict)).toEqual([true, true]);
+    expect(on.definitions.map((tool) => fn(tool).strict)).toEqual([true, true]);
   });
 
   it('keeps a strict definition strict through an import', () => {
     const [wire] = adapter.toolsToWire([weatherTool()], { strict: true }).definitions;
     const imported = adapter.toolFromWire(wire);
     expect(imported.provider_hints).toEqual({ openai: { strict: true } });
-    expect(adapter.toolsToWire([imported]).definitions[0]?.function.strict).toBe(true);
+    expect(fn(adapter.toolsToWire([imported]).definitions[0]).strict).toBe(true);
     const [loose] = adapter.toolsToWire([weatherTool()]).definitions;
     expect(adapter.toolFromWire(loose).provider_hints).toBeUndefined();
   });

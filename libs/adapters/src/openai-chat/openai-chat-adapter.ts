@@ -2,8 +2,8 @@ import { throwFirstArgumentsError } from '../shared/call-context';
 import type { ToolAdapter } from '../shared/tool-adapter';
 import type {
   OpenAIChatAssistantMessage,
-  OpenAIChatFunctionTool,
   OpenAIChatRequestOptions,
+  OpenAIChatTool,
   OpenAIChatToolMessage,
 } from './openai-chat-api';
 import { convertCallsToOpenAIChat } from './convert-calls-to-openai-chat';
@@ -15,14 +15,17 @@ import { parseOpenAIChatToolResults } from './parse-openai-chat-tool-results';
 
 /** The OpenAI Chat Completions adapter. */
 export type OpenAIChatAdapter = ToolAdapter<
-  OpenAIChatFunctionTool,
-  OpenAIChatFunctionTool,
+  OpenAIChatTool,
+  OpenAIChatTool,
   OpenAIChatRequestOptions,
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage[]
 >;
 
-/** Tool calling over OpenAI Chat Completions (`tools`, `tool_calls`, `role:'tool'` messages). */
+/**
+ * Tool calling over OpenAI Chat Completions (`tools`, `tool_calls`, `role:'tool'` messages); a
+ * free-text tool is a custom tool, its calls `type: 'custom'` calls, answered by `role:'tool'` too.
+ */
 export const openAIChatAdapter: OpenAIChatAdapter = {
   provider: 'openai-chat',
   toolsToWire: convertToolsToOpenAIChat,

@@ -14,6 +14,24 @@ export interface OpenAIChatFunctionTool {
   };
 }
 
+/** How a Chat custom tool's free text is constrained: not at all, or by a regex or Lark grammar. */
+export type OpenAIChatCustomToolFormat =
+  { type: 'text' } | { type: 'grammar'; grammar: { syntax: 'lark' | 'regex'; definition: string } };
+
+/** A Chat Completions custom tool: the model answers with free text (`{type:'custom', custom:{...}}`). */
+export interface OpenAIChatCustomTool {
+  type: 'custom';
+  custom: {
+    /** `^[a-zA-Z0-9_-]+$`, at most 64 characters, as for functions. */
+    name: string;
+    description: string;
+    format: OpenAIChatCustomToolFormat;
+  };
+}
+
+/** One tool definition of ours on the Chat wire: a function, or a custom tool for free text. */
+export type OpenAIChatTool = OpenAIChatFunctionTool | OpenAIChatCustomTool;
+
 /** A tool call in an assistant message; `arguments` is JSON text. */
 export interface OpenAIChatToolCall {
   id: string;
@@ -21,11 +39,18 @@ export interface OpenAIChatToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A call of a custom tool in an assistant message: `input` is the model's free text. */
+export interface OpenAIChatCustomToolCall {
+  id: string;
+  type: 'custom';
+  custom: { name: string; input: string };
+}
+
 /** The assistant message that carries tool calls. */
 export interface OpenAIChatAssistantMessage {
   role: 'assistant';
   content: string | null;
-  tool_calls: OpenAIChatToolCall[];
+  tool_calls: Array<OpenAIChatToolCall | OpenAIChatCustomToolCall>;
 }
 
 /** One call's result: a `role:'tool'` message answering `tool_call_id`. */
@@ -49,6 +74,34 @@ export const OpenAIChatFunctionToolSchema = z.object({
     parameters: JsonObjectSchema.nullish(),
     strict: z.boolean().nullish(),
   }),
+});
+
+/** A custom tool definition as read from the wire (an absent `format` is unconstrained text). */
+export const OpenAIChatCustomToolSchema = z.object({
+  type: z.literal('custom'),
+  custom: z.object({
+    name: z.string().min(1),
+    description: z.string().nullish(),
+    format: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('text') }),
+        z.object({
+          type: z.literal('grammar'),
+          grammar: z.object({
+            syntax: z.enum(['lark', 'regex']),
+            definition: z.string().min(1),
+          }),
+        }),
+      ])
+      .nullish(),
+  }),
+});
+
+/** A custom tool call as read from the wire. */
+export const OpenAIChatCustomToolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('custom'),
+  custom: z.object({ name: z.string().min(1), input: z.string() }),
 });
 
 /** A tool call as read from the wire (`type` tolerated when missing, as compatible servers omit it). */

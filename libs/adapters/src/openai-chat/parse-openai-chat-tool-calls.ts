@@ -4,8 +4,10 @@ import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
 import { readArgumentsText, undoStrictNulls } from '../shared/read-arguments';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
 import { joinPointer, parseWire, unknownShape, type WireLocation } from '../shared/wire-boundary';
+import { makeTextCall } from '../shared/free-text/free-text-tools';
 import {
   OpenAIChatAssistantMessageSchema,
+  OpenAIChatCustomToolCallSchema,
   OpenAIChatCompletionSchema,
   OpenAIChatToolCallSchema,
 } from './openai-chat-api';
@@ -29,6 +31,7 @@ function locateToolCalls(payload: unknown): { calls: unknown[]; path: string } {
  * Reads every tool call from a ChatCompletion, an assistant message or a `tool_calls` array:
  * `arguments` text parsed (`""` is `{}`), wire names mapped back and strict-mode nulls undone
  * when the tools are given; unparseable arguments come back as errors carrying the raw text.
+ * A `type: 'custom'` call is a free-text call: its `custom.input` is the `input` argument.
  */
 export function parseOpenAIChatToolCalls(
   payload: unknown,
@@ -39,6 +42,12 @@ export function parseOpenAIChatToolCalls(
   const result: ParsedToolCalls = { calls: [], errors: [] };
   wireCalls.forEach((item, index) => {
     const location = { provider: 'openai-chat' as const, path: joinPointer(path, index) };
+    if (isRecord(item) && item['type'] === 'custom') {
+      const custom = parseWire(OpenAIChatCustomToolCallSchema, item, location);
+      const { name } = lookUpTool(custom.custom.name, lookup);
+      result.calls.push(makeTextCall({ id: custom.id, name, input: custom.custom.input }));
+      return;
+    }
     const call = parseWire(OpenAIChatToolCallSchema, item, location);
     const { name, tool } = lookUpTool(call.function.name, lookup);
     const args = readArgumentsText(call.function.arguments, {

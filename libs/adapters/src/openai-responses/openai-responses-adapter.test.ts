@@ -17,15 +17,18 @@ describe('openai-responses tools', () => {
       },
     ]);
     expect(requestOptions).toEqual({ parallel_tool_calls: true });
-    expect(adapter.toolsToWire([weatherTool()], { strict: true }).tools[0]?.parameters).toEqual({
-      type: 'object',
-      properties: {
-        location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
-        unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] },
+    expect(adapter.toolsToWire([weatherTool()], { strict: true }).tools[0]).toHaveProperty(
+      'parameters',
+      {
+        type: 'object',
+        properties: {
+          location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
+          unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] },
+        },
+        required: ['location', 'unit'],
+        additionalProperties: false,
       },
-      required: ['location', 'unit'],
-      additionalProperties: false,
-    });
+    );
   });
 
   it('imports a tool definition back, with an omitted parameters as an empty list', () => {
@@ -144,8 +147,14 @@ describe('openai-responses strict per tool', () => {
       provider_hints: { openai: { strict: true } },
     });
     const wire = adapter.toolsToWire([asksStrict, weatherTool()]);
-    expect(wire.definitions.map((tool) => tool.strict)).toEqual([true, false]);
-    expect(adapter.toolsToWire([asksStrict], { strict: false }).definitions[0]?.strict).toBe(false);
+    expect(wire.definitions.map((tool) => tool.type === 'function' && tool.strict)).toEqual([
+      true,
+      false,
+    ]);
+    expect(adapter.toolsToWire([asksStrict], { strict: false }).definitions[0]).toHaveProperty(
+      'strict',
+      false,
+    );
     const imported = adapter.toolFromWire(wire.definitions[0]);
     expect(imported.provider_hints).toEqual({ openai: { strict: true } });
   });

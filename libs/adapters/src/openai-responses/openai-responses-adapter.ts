@@ -1,9 +1,9 @@
 import { throwFirstArgumentsError } from '../shared/call-context';
 import type { ToolAdapter } from '../shared/tool-adapter';
 import type {
-  OpenAIResponsesFunctionCall,
-  OpenAIResponsesFunctionCallOutput,
-  OpenAIResponsesFunctionTool,
+  OpenAIResponsesCallItem,
+  OpenAIResponsesCallOutput,
+  OpenAIResponsesDefinition,
   OpenAIResponsesRequestOptions,
   OpenAIResponsesTool,
 } from './openai-responses-api';
@@ -17,13 +17,16 @@ import { parseOpenAIResponsesToolResults } from './parse-openai-responses-tool-r
 /** The OpenAI Responses API adapter. */
 export type OpenAIResponsesAdapter = ToolAdapter<
   OpenAIResponsesTool,
-  OpenAIResponsesFunctionTool,
+  OpenAIResponsesDefinition,
   OpenAIResponsesRequestOptions,
-  OpenAIResponsesFunctionCall[],
-  OpenAIResponsesFunctionCallOutput[]
+  OpenAIResponsesCallItem[],
+  OpenAIResponsesCallOutput[]
 >;
 
-/** Tool calling over the OpenAI Responses API (`function_call` / `function_call_output` items). */
+/**
+ * Tool calling over the OpenAI Responses API (`function_call` / `function_call_output` items, and
+ * `custom_tool_call` / `custom_tool_call_output` for free-text tools).
+ */
 export const openAIResponsesAdapter: OpenAIResponsesAdapter = {
   provider: 'openai-responses',
   toolsToWire: convertToolsToOpenAIResponses,

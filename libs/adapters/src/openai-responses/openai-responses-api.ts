@@ -14,6 +14,24 @@ export interface OpenAIResponsesFunctionTool {
   defer_loading?: boolean;
 }
 
+/** How a custom tool's free text is constrained: not at all, or by a regex or Lark grammar. */
+export type OpenAIResponsesCustomToolFormat =
+  { type: 'text' } | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string };
+
+/** A Responses API custom tool: the model answers with free text (`{type:'custom', name, description, format}`). */
+export interface OpenAIResponsesCustomTool {
+  type: 'custom';
+  /** `^[a-zA-Z0-9_-]+$`, at most 64 characters, as for functions. */
+  name: string;
+  description: string;
+  format: OpenAIResponsesCustomToolFormat;
+  /** Only the name is shown to the model until a `tool_search` loads the definition. */
+  defer_loading?: boolean;
+}
+
+/** One tool definition of ours on the Responses wire: a function, or a custom tool for free text. */
+export type OpenAIResponsesDefinition = OpenAIResponsesFunctionTool | OpenAIResponsesCustomTool;
+
 /**
  * The `tool_search` tool that loads deferred tools: run by OpenAI over the request's deferred
  * tools (`execution` omitted or `server`), or by the app (`client`, with the description and
@@ -26,8 +44,8 @@ export interface OpenAIResponsesToolSearchTool {
   parameters?: Record<string, unknown>;
 }
 
-/** What a Responses request's `tools` holds here: function tools and the tool search tool. */
-export type OpenAIResponsesTool = OpenAIResponsesFunctionTool | OpenAIResponsesToolSearchTool;
+/** What a Responses request's `tools` holds here: function and custom tools and the tool search tool. */
+export type OpenAIResponsesTool = OpenAIResponsesDefinition | OpenAIResponsesToolSearchTool;
 
 /** A `tool_search_output` input item: the tools a client-executed search loads for the model. */
 export interface OpenAIResponsesToolSearchOutput {
@@ -47,6 +65,17 @@ export interface OpenAIResponsesFunctionCall {
   arguments: string;
 }
 
+/** A `custom_tool_call` output item: the free text a custom tool was called with. */
+export interface OpenAIResponsesCustomToolCall {
+  type: 'custom_tool_call';
+  call_id: string;
+  name: string;
+  input: string;
+}
+
+/** The items that replay calls: `function_call` for JSON arguments, `custom_tool_call` for free text. */
+export type OpenAIResponsesCallItem = OpenAIResponsesFunctionCall | OpenAIResponsesCustomToolCall;
+
 /** Rich output of a function call: text and images. */
 export type OpenAIResponsesOutputPart =
   { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' };
@@ -57,6 +86,17 @@ export interface OpenAIResponsesFunctionCallOutput {
   call_id: string;
   output: string | OpenAIResponsesOutputPart[];
 }
+
+/** A `custom_tool_call_output` input item answering a custom tool's `call_id`. */
+export interface OpenAIResponsesCustomToolCallOutput {
+  type: 'custom_tool_call_output';
+  call_id: string;
+  output: string | OpenAIResponsesOutputPart[];
+}
+
+/** The items that answer calls, each of its call's kind. */
+export type OpenAIResponsesCallOutput =
+  OpenAIResponsesFunctionCallOutput | OpenAIResponsesCustomToolCallOutput;
 
 /** Request-level fields for the Responses API. */
 export interface OpenAIResponsesRequestOptions {
@@ -102,6 +142,24 @@ export const OpenAIResponsesFunctionToolSchema = z.object({
   strict: z.boolean().nullish(),
 });
 
+/** A custom tool's input format as read from the wire (absent: unconstrained text). */
+export const OpenAIResponsesCustomToolFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({
+    type: z.literal('grammar'),
+    syntax: z.enum(['lark', 'regex']),
+    definition: z.string().min(1),
+  }),
+]);
+
+/** A custom tool definition as read from the wire. */
+export const OpenAIResponsesCustomToolSchema = z.object({
+  type: z.literal('custom'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  format: OpenAIResponsesCustomToolFormatSchema.nullish(),
+});
+
 /** A `tool_search_call` item as read from the wire (`call_id` is null for server searches). */
 export const OpenAIResponsesToolSearchCallSchema = z.looseObject({
   type: z.literal('tool_search_call'),
@@ -132,12 +190,21 @@ export const OpenAIResponsesFunctionCallSchema = z.object({
   id: z.string().optional(),
 });
 
+/** A `custom_tool_call` item as read from the wire. */
+export const OpenAIResponsesCustomToolCallSchema = z.object({
+  type: z.literal('custom_tool_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.string(),
+  id: z.string().optional(),
+});
+
 /** A whole Response, as far as tool calls go. */
 export const OpenAIResponsesResponseSchema = z.object({ output: z.array(z.unknown()) });
 
-/** A `function_call_output` item as read from the wire. */
+/** A `function_call_output` or `custom_tool_call_output` item as read from the wire. */
 export const OpenAIResponsesFunctionCallOutputSchema = z.object({
-  type: z.literal('function_call_output'),
+  type: z.enum(['function_call_output', 'custom_tool_call_output']),
   call_id: z.string().min(1),
   output: z.union([
     z.string(),

@@ -4,7 +4,9 @@ import { callLookup, lookUpTool, makeCall } from '../shared/call-context';
 import { readArgumentsText, undoStrictNulls } from '../shared/read-arguments';
 import type { CallsFromWireOptions, ParsedToolCalls } from '../shared/tool-adapter';
 import { joinPointer, parseWire, unknownShape, type WireLocation } from '../shared/wire-boundary';
+import { makeTextCall } from '../shared/free-text/free-text-tools';
 import {
+  OpenAIResponsesCustomToolCallSchema,
   OpenAIResponsesFunctionCallSchema,
   OpenAIResponsesItemSchema,
   OpenAIResponsesResponseSchema,
@@ -32,7 +34,8 @@ export function locateOpenAIResponsesItems(
 
 /**
  * Reads every `function_call` item of a Response, an item list or one item (other known item
- * types are skipped, unknown ones rejected): arguments parsed, names mapped back, strict nulls undone.
+ * types are skipped, unknown ones rejected): arguments parsed, names mapped back, strict nulls
+ * undone. A `custom_tool_call` is a free-text call: its `input` is the `input` argument.
  */
 export function parseOpenAIResponsesToolCalls(
   payload: unknown,
@@ -42,7 +45,14 @@ export function parseOpenAIResponsesToolCalls(
   const result: ParsedToolCalls = { calls: [], errors: [] };
   for (const { item: raw, path } of locateOpenAIResponsesItems(payload)) {
     const location = { provider: 'openai-responses' as const, path };
-    if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call') continue;
+    const type = parseWire(OpenAIResponsesItemSchema, raw, location).type;
+    if (type === 'custom_tool_call') {
+      const custom = parseWire(OpenAIResponsesCustomToolCallSchema, raw, location);
+      const { name } = lookUpTool(custom.name, lookup);
+      result.calls.push(makeTextCall({ id: custom.call_id, name, input: custom.input }));
+      continue;
+    }
+    if (type !== 'function_call') continue;
     const call = parseWire(OpenAIResponsesFunctionCallSchema, raw, location);
     const { name, tool } = lookUpTool(call.name, lookup);
     const args = readArgumentsText(call.arguments, {

@@ -11,7 +11,7 @@ import { locateOpenAIResponsesItems } from './parse-openai-responses-tool-calls'
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
-/** Reads `function_call_output` items (other known items skipped) back into results. */
+/** Reads `function_call_output` and `custom_tool_call_output` items (other known items skipped) back into results. */
 export function parseOpenAIResponsesToolResults(
   payload: unknown,
   options: ResultsFromWireOptions = {},
@@ -19,8 +19,8 @@ export function parseOpenAIResponsesToolResults(
   const results: ToolResultIR[] = [];
   for (const { item: raw, path } of locateOpenAIResponsesItems(payload)) {
     const location = { provider: 'openai-responses' as const, path };
-    if (parseWire(OpenAIResponsesItemSchema, raw, location).type !== 'function_call_output')
-      continue;
+    const type = parseWire(OpenAIResponsesItemSchema, raw, location).type;
+    if (type !== 'function_call_output' && type !== 'custom_tool_call_output') continue;
     const item = parseWire(OpenAIResponsesFunctionCallOutputSchema, raw, location);
     const name = resultName(item.call_id, undefined, { provider: 'openai-responses', options });
     if (typeof item.output === 'string') {

@@ -1,5 +1,7 @@
-import type { ToolIR } from '@toolgate/toolir';
+import { isTextInput, type ToolIR } from '@toolgate/toolir';
 import { emptyReport, ToolReporter, type DowngradeReport } from './downgrade-report';
+import { asFunctionTool } from './free-text/free-text-tools';
+import { PROVIDER_LIMITS } from './provider-limits/provider-limits';
 import { buildToolNameMap } from './names/tool-name-map';
 import type { Provider } from './provider';
 
@@ -13,7 +15,8 @@ export interface ToolConversionContext {
 
 /**
  * Converts every tool with `convert`, mapping names first (a wire-name collision throws before
- * anything is converted) and gathering each tool's report entries in tool order.
+ * anything is converted) and gathering each tool's report entries in tool order. On a wire without
+ * free-text tools, a free-text tool reaches `convert` as a function with one string parameter.
  */
 export function convertToolList<TDefinition>(
   tools: readonly ToolIR[],
@@ -21,6 +24,7 @@ export function convertToolList<TDefinition>(
   convert: (tool: ToolIR, context: ToolConversionContext) => TDefinition,
 ): { definitions: TDefinition[]; report: DowngradeReport } {
   const names = buildToolNameMap(tools, provider);
+  const functionsOnly = !PROVIDER_LIMITS[provider].freeTextTools;
   const report = emptyReport();
   report.names = names.mappings;
   const definitions = tools.map((tool, index) => {
@@ -32,7 +36,8 @@ export function convertToolList<TDefinition>(
         detail: `sent as "${wireName}"; calls are mapped back`,
       });
     }
-    const definition = convert(tool, { wireName, reporter });
+    const sent = functionsOnly && isTextInput(tool) ? asFunctionTool(tool, reporter) : tool;
+    const definition = convert(sent, { wireName, reporter });
     report.entries.push(...reporter.entries);
     report.limits.push(...reporter.limits);
     return definition;

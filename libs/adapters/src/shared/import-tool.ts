@@ -3,6 +3,7 @@ import {
   ToolIRError,
   type JsonSchema,
   type ToolBehavior,
+  type ToolInputFormat,
   type ToolIR,
 } from '@toolgate/toolir';
 import { AdapterError } from './adapter-error';
@@ -44,6 +45,8 @@ export interface ImportedToolFields {
   wireName: string;
   description: string;
   parameters: JsonSchema;
+  /** A custom tool's free-text input (OpenAI wires). */
+  input_format?: ToolInputFormat;
   title?: string;
   outputSchema?: JsonSchema;
   behavior?: Partial<ToolBehavior>;
@@ -69,6 +72,7 @@ export function buildImportedTool(
       behavior: { ...CONSERVATIVE_BEHAVIOR, ...fields.behavior },
       constraints: { timeout_ms: IMPORTED_TIMEOUT_MS },
       ...(fields.title === undefined ? {} : { title: fields.title }),
+      ...(fields.input_format === undefined ? {} : { input_format: fields.input_format }),
       ...(fields.outputSchema === undefined ? {} : { outputSchema: fields.outputSchema }),
       ...(fields.provider_hints === undefined ? {} : { provider_hints: fields.provider_hints }),
       ...(fields.protocol_meta === undefined ? {} : { protocol_meta: fields.protocol_meta }),

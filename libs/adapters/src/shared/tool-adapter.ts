@@ -58,6 +58,15 @@ export interface ResultsFromWireOptions {
   calls?: readonly ToolCallIR[];
 }
 
+/**
+ * What helps to write results: the calls they answer, or the tools, say which answer a free-text
+ * call (OpenAI Responses answers those with `custom_tool_call_output`).
+ */
+export interface ResultsToWireOptions {
+  calls?: readonly ToolCallIR[];
+  tools?: readonly ToolIR[];
+}
+
 /** Calls read from a payload: the good ones, and one error per call whose arguments were not a JSON object. */
 export interface ParsedToolCalls {
   calls: ToolCallIR[];
@@ -94,7 +103,7 @@ export interface ToolAdapter<
   /** The assistant turn that carries the calls (for replaying a conversation). */
   callsToWire(calls: readonly ToolCallIR[]): TCallsWire;
   /** What the app appends to the conversation after running the calls. */
-  resultsToWire(results: readonly ToolResultIR[]): TResultsWire;
+  resultsToWire(results: readonly ToolResultIR[], options?: ResultsToWireOptions): TResultsWire;
   /** Reads results back from what `resultsToWire` (or the provider's own format) produced. */
   resultsFromWire(payload: unknown, options?: ResultsFromWireOptions): ToolResultIR[];
 }

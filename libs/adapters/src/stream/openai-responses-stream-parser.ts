@@ -11,7 +11,9 @@ import type { ToolCallStream, ToolCallStreamEvent } from './tool-call-stream-eve
  * Reads OpenAI Responses stream events (as the SDK yields them): a `function_call` item announced by
  * `response.output_item.added`, argument fragments in `response.function_call_arguments.delta`
  * (keyed by `item_id`, else `output_index`), ended by `.done` or `response.output_item.done`,
- * whose full `arguments` text is authoritative. Calls still open at `end()` are incomplete.
+ * whose full `arguments` text is authoritative. A `custom_tool_call` item is a free-text call, its
+ * input streamed by `response.custom_tool_call_input.delta` / `.done`. Calls still open at `end()`
+ * are incomplete.
  */
 export function createOpenAIResponsesStreamParser(
   options: ToolCallStreamOptions = {},
@@ -28,13 +30,20 @@ export function createOpenAIResponsesStreamParser(
   ): StreamedToolCall => {
     const itemId = read.string(item['id'], '/item/id');
     const callId = read.optionalString(item['call_id'], '/item/call_id') ?? itemId;
+    const text = item['type'] === 'custom_tool_call';
     const call = context.startCall(
-      { id: callId, wireName: read.string(item['name'], '/item/name') },
+      { id: callId, wireName: read.string(item['name'], '/item/name'), text },
       events,
     );
     calls.set(itemId, call);
     if (outputIndex !== undefined) itemAt.set(outputIndex, itemId);
-    call.append(read.optionalString(item['arguments'], '/item/arguments') ?? '', events);
+    call.append(
+      read.optionalString(
+        item[text ? 'input' : 'arguments'],
+        `/item/${text ? 'input' : 'arguments'}`,
+      ) ?? '',
+      events,
+    );
     return call;
   };
 
@@ -51,7 +60,8 @@ export function createOpenAIResponsesStreamParser(
     if (call === undefined) {
       throw read.wrong(itemId, {
         path: '/item_id',
-        expected: 'the id of a function_call item announced by response.output_item.added',
+        expected:
+          'the id of a function_call or custom_tool_call item announced by response.output_item.added',
       });
     }
     return call;
@@ -59,7 +69,9 @@ export function createOpenAIResponsesStreamParser(
 
   const isFunctionCall = (event: Record<string, unknown>): Record<string, unknown> | undefined => {
     const item = read.record(event['item'], '/item');
-    return item['type'] === 'function_call' ? item : undefined;
+    return item['type'] === 'function_call' || item['type'] === 'custom_tool_call'
+      ? item
+      : undefined;
   };
 
   return guardStream({
@@ -74,7 +86,14 @@ export function createOpenAIResponsesStreamParser(
           return;
         }
         case 'response.function_call_arguments.delta':
+        case 'response.custom_tool_call_input.delta':
           find(event).append(read.string(event['delta'], '/delta'), events);
+          return;
+        case 'response.custom_tool_call_input.done':
+          find(event).end(events, {
+            how: 'signalled',
+            finalText: read.optionalString(event['input'], '/input'),
+          });
           return;
         case 'response.function_call_arguments.done':
           find(event).end(events, {
@@ -86,11 +105,12 @@ export function createOpenAIResponsesStreamParser(
           const item = isFunctionCall(event);
           if (item === undefined) return;
           const itemId = read.string(item['id'], '/item/id');
-          const finalText = read.optionalString(item['arguments'], '/item/arguments');
+          const field = item['type'] === 'custom_tool_call' ? 'input' : 'arguments';
+          const finalText = read.optionalString(item[field], `/item/${field}`);
           const call =
             calls.get(itemId) ??
             start(
-              { ...item, arguments: '' },
+              { ...item, [field]: '' },
               read.optionalIndex(event['output_index'], '/output_index'),
               events,
             );

@@ -1,5 +1,6 @@
 import {
   describeArgumentErrors,
+  TEXT_INPUT_PROPERTY,
   ToolgateError,
   validateArguments,
   type ToolCallIR,
@@ -47,15 +48,18 @@ export class StreamContext {
     }
   }
 
-  /** Starts a call: emits `tool_call_start` and returns the call to feed. */
+  /**
+   * Starts a call: emits `tool_call_start` and returns the call to feed. `text` marks a free-text
+   * call (an OpenAI custom tool), whose fragments are its input rather than JSON.
+   */
   startCall(
-    identity: { id: string; wireName: string },
+    identity: { id: string; wireName: string; text?: boolean },
     events: ToolCallStreamEvent[],
   ): StreamedToolCall {
     const name = fromWireName(identity.wireName, this.names);
     const index = this.nextIndex++;
     events.push({ type: 'tool_call_start', id: identity.id, name, index });
-    return new StreamedToolCall(this, { id: identity.id, name });
+    return new StreamedToolCall(this, { id: identity.id, name, text: identity.text === true });
   }
 
   /** A parser for one call's arguments. */
@@ -98,6 +102,8 @@ export class StreamContext {
 export class StreamedToolCall {
   readonly id: string;
   readonly name: string;
+  /** A free-text call: the fragments are its input, shown as `{input: text so far}`. */
+  private readonly isText: boolean;
   private parser: PartialJsonParser;
   private raw = '';
   private jsonError: ToolgateError | null = null;
@@ -105,10 +111,11 @@ export class StreamedToolCall {
 
   constructor(
     private readonly context: StreamContext,
-    fields: { id: string; name: string },
+    fields: { id: string; name: string; text: boolean },
   ) {
     this.id = fields.id;
     this.name = fields.name;
+    this.isText = fields.text;
     this.parser = context.newParser();
   }
 
@@ -126,6 +133,16 @@ export class StreamedToolCall {
   append(fragment: string, events: ToolCallStreamEvent[]): void {
     if (fragment === '' || this.ended) return;
     this.raw += fragment;
+    if (this.isText) {
+      // Free text is never complete before its end: no path completes on the way.
+      events.push({
+        type: 'tool_call_delta',
+        id: this.id,
+        partial: { [TEXT_INPUT_PROPERTY]: this.raw },
+        completePaths: [],
+      });
+      return;
+    }
     if (this.jsonError !== null) return;
     try {
       const partial = this.parser.push(fragment);
@@ -172,6 +189,7 @@ export class StreamedToolCall {
   }
 
   private readArguments(how: CallEnding): ArgumentsOutcome {
+    if (this.isText && how === 'signalled') return { args: { [TEXT_INPUT_PROPERTY]: this.raw } };
     if (this.jsonError !== null) {
       return {
         args: {},
@@ -217,9 +235,10 @@ export class StreamedToolCall {
   }
 
   private emitEnd(outcome: ArgumentsOutcome, events: ToolCallStreamEvent[]): void {
-    const args = this.context.finalArguments(this.name, outcome.args);
+    const args = this.isText ? outcome.args : this.context.finalArguments(this.name, outcome.args);
     const call: ToolCallIR = { id: this.id, name: this.name, arguments: args };
     if (this.raw !== '') call.raw_arguments = this.raw;
+    if (this.isText) call.input_format = 'text';
     // An unknown name outranks broken arguments: fixing the arguments of a tool that does not exist helps nobody.
     const error =
       this.context.unknownTool(this.name) ??

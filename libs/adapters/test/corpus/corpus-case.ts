@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolIR } from '@toolgate/toolir';
+import type { JsonSchema, ToolInputFormat, ToolIR } from '@toolgate/toolir';
 import { parseToolIR } from '@toolgate/toolir';
 import { toolIdFromName } from '../../src/shared/import-tool';
 
@@ -9,6 +9,8 @@ export interface CorpusCase {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** A free-text tool's input format (its `parameters` are then the one-string schema). */
+  input_format?: ToolInputFormat;
   outputSchema?: JsonSchema;
   valid: Array<Record<string, unknown>>;
   invalid: unknown[];
@@ -23,6 +25,7 @@ export function toolOfCase(corpusCase: CorpusCase): ToolIR {
     version: '1.0.0',
     description: corpusCase.description,
     parameters: corpusCase.parameters,
+    ...(corpusCase.input_format === undefined ? {} : { input_format: corpusCase.input_format }),
     ...(corpusCase.outputSchema === undefined ? {} : { outputSchema: corpusCase.outputSchema }),
     behavior: { readonly: false, destructive: false, idempotent: true, open_world: false },
     constraints: { timeout_ms: 5000 },

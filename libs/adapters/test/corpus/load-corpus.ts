@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ToolInputFormatSchema } from '@toolgate/toolir';
 import { z } from 'zod';
 import type { CorpusCase } from './corpus-case';
 import { buildCorpus } from './corpus-table';
@@ -18,6 +19,7 @@ const CorpusCaseSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string(),
   parameters: z.record(z.string(), z.unknown()),
+  input_format: ToolInputFormatSchema.optional(),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   valid: z.array(z.record(z.string(), z.unknown())).min(1),
   invalid: z.array(z.unknown()),
@@ -33,8 +35,12 @@ export function loadCorpus(): CorpusCase[] {
       JSON.parse(readFileSync(path.join(CASES_DIR, file), 'utf8')),
     );
     if (!parsed.success) throw new Error(`corpus/cases/${file}: ${parsed.error.message}`);
-    const { outputSchema, ...rest } = parsed.data;
-    return outputSchema === undefined ? rest : { ...rest, outputSchema };
+    const { outputSchema, input_format: inputFormat, ...rest } = parsed.data;
+    return {
+      ...rest,
+      ...(outputSchema === undefined ? {} : { outputSchema }),
+      ...(inputFormat === undefined ? {} : { input_format: inputFormat }),
+    };
   });
   const cases = [...buildCorpus(), ...fromFiles];
   const ids = new Set<string>();

@@ -8,11 +8,14 @@ import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Provider } from '../../src/index';
 
+/** A wire's function tool definition, or (`<wire>:custom`) an OpenAI wire's custom tool for free text. */
+type WireKind = Exclude<Provider, 'mcp'> | 'openai-chat:custom' | 'openai-responses:custom';
+
 /** The generated schemas and the SDK versions they were generated from. */
 export interface SdkWireSchemas {
   sdks: Record<string, string>;
   /** MCP has its own official schema (`conformance/mcp`). */
-  schemas: Record<Exclude<Provider, 'mcp'>, Record<string, unknown>>;
+  schemas: Record<WireKind, Record<string, unknown>>;
 }
 
 /** Where the generated schemas are kept. */
@@ -21,24 +24,29 @@ export const SDK_WIRE_SCHEMAS_FILE = path.resolve(
   '../../../../conformance/sdk/wire-schemas.json',
 );
 
-let validators: Map<Provider, ValidateFunction> | undefined;
+let validators: Map<string, ValidateFunction> | undefined;
 
-function validatorsOf(): Map<Provider, ValidateFunction> {
+function validatorsOf(): Map<string, ValidateFunction> {
   if (validators !== undefined) return validators;
   const { schemas } = JSON.parse(readFileSync(SDK_WIRE_SCHEMAS_FILE, 'utf8')) as SdkWireSchemas;
   const ajv = new Ajv({ strict: false, allErrors: true });
   validators = new Map(
-    Object.entries(schemas).map(([provider, schema]) => [
-      provider as Provider,
-      ajv.compile(schema),
-    ]),
+    Object.entries(schemas).map(([kind, schema]) => [kind, ajv.compile(schema)]),
   );
   return validators;
 }
 
-/** What in one wire definition the SDK's type does not allow; empty when it conforms. */
+/**
+ * What in one wire definition the SDK's type does not allow; empty when it conforms. A
+ * `type: 'custom'` definition is checked against the wire's custom tool type, if it has one.
+ */
 export function sdkTypeErrors(provider: Provider, definition: unknown): string[] {
-  const validate = validatorsOf().get(provider);
+  const custom =
+    typeof definition === 'object' &&
+    definition !== null &&
+    (definition as Record<string, unknown>)['type'] === 'custom';
+  const all = validatorsOf();
+  const validate = (custom ? all.get(`${provider}:custom`) : undefined) ?? all.get(provider);
   if (validate === undefined || validate(definition)) return [];
   return (validate.errors ?? []).map((error) => {
     const extra = error.params['additionalProperty'] as string | undefined;
@@ -47,9 +55,11 @@ export function sdkTypeErrors(provider: Provider, definition: unknown): string[]
   });
 }
 
-const TYPES: Record<keyof SdkWireSchemas['schemas'], string> = {
+const TYPES: Record<WireKind, string> = {
   'openai-chat': 'OpenAIChatTool',
+  'openai-chat:custom': 'OpenAIChatCustomTool',
   'openai-responses': 'OpenAIResponsesTool',
+  'openai-responses:custom': 'OpenAIResponsesCustomTool',
   anthropic: 'AnthropicTool',
   gemini: 'GeminiFunctionDeclaration',
 };

@@ -112,10 +112,11 @@ describe('ToolSearch', () => {
       ['call_c', false],
     ]);
     expect(answer.output).toEqual(getAdapter('openai-chat').resultsToWire(answer.toolResults));
-    expect(answer.tools.map((tool) => tool.function.name)).toEqual([
-      'weather_forecast',
-      'payments_refund',
-    ]);
+    expect(
+      answer.tools.map((tool) =>
+        tool.type === 'function' ? tool.function.name : tool.custom.name,
+      ),
+    ).toEqual(['weather_forecast', 'payments_refund']);
   });
 
   it('on Responses answers client searches with tool_search_output items and no tool results', async () => {

@@ -3,17 +3,18 @@ import type {
   AnthropicRequestTool,
   GeminiTool,
   McpTool,
-  OpenAIChatFunctionTool,
+  OpenAIChatTool,
   OpenAIResponsesTool,
   Provider,
 } from '@toolgate/adapters';
 
 /**
  * The shape of one exported tool in each wire format (what goes into the provider request's
- * `tools`); with deferred loading, Responses and Anthropic exports start with their tool search tool.
+ * `tools`): a function, or on OpenAI's wires a custom tool for a free-text tool; with deferred
+ * loading, Responses and Anthropic exports start with their tool search tool.
  */
 export interface WireToolByProvider {
-  'openai-chat': OpenAIChatFunctionTool;
+  'openai-chat': OpenAIChatTool;
   'openai-responses': OpenAIResponsesTool;
   anthropic: AnthropicRequestTool;
   gemini: GeminiTool;

@@ -13,6 +13,10 @@ export const ToolCallIRSchema = z.strictObject({
   raw_arguments: z.string().optional().meta({
     description: 'The arguments exactly as the provider sent them, when they came as text.',
   }),
+  input_format: z.literal('text').optional().meta({
+    description:
+      'Set on a call of a free-text tool: `arguments.input` holds the text, which OpenAI wires carry as a custom tool call.',
+  }),
   provider_call_id: z.string().optional().meta({
     description:
       "The provider's own id of the call, when it differs from `id` (sanitized or synthesized).",

@@ -67,6 +67,11 @@ export interface ProviderLimits {
   jsonSchema?: SchemaRules;
   strict: StrictRules | undefined;
   request: RequestLimits;
+  /**
+   * The wire has free-text (custom) tools; elsewhere a free-text tool is sent as a function with
+   * one string parameter, `input`.
+   */
+  freeTextTools: boolean;
 }
 
 const ANY_SCHEMA: SchemaRules = {
@@ -153,6 +158,8 @@ const OPENAI: Omit<ProviderLimits, 'callId' | 'request'> = {
     subschemasNeedType: true,
   },
   strict: OPENAI_STRICT,
+  // `{type: 'custom', format?: {type: 'text'} | {type: 'grammar', syntax, definition}}`.
+  freeTextTools: true,
 };
 
 // Gemini's `Schema` (js-genai `types.ts`) minus `default`, which older models refuse.
@@ -207,6 +214,7 @@ export const PROVIDER_LIMITS: Readonly<Record<Provider, ProviderLimits>> = {
     // "input_schema does not support oneOf, allOf, or anyOf at the top level".
     schema: { ...ANY_SCHEMA, rootRefuses: ['oneOf', 'anyOf', 'allOf'] },
     strict: ANTHROPIC_STRICT,
+    freeTextTools: false,
     request: {
       maxCacheBreakpoints: 4,
       // Documented strict-tool limits (provider-rules §2.3, secondary source).
@@ -242,6 +250,7 @@ export const PROVIDER_LIMITS: Readonly<Record<Provider, ProviderLimits>> = {
     },
     jsonSchema: { ...ANY_SCHEMA, rootRefuses: ['$schema', '$id'] },
     strict: undefined,
+    freeTextTools: false,
     request: {},
   },
   mcp: {
@@ -253,6 +262,7 @@ export const PROVIDER_LIMITS: Readonly<Record<Provider, ProviderLimits>> = {
     // 2025-11-25's schema.json types `inputSchema.properties` values as objects.
     schema: { ...ANY_SCHEMA, propertiesAreObjects: true },
     strict: undefined,
+    freeTextTools: false,
     request: {},
   },
 };

@@ -46,6 +46,17 @@ export function wireToolView(provider: Provider, definition: unknown): WireToolV
   };
   switch (provider) {
     case 'openai-chat': {
+      const custom = definition['custom'];
+      if (definition['type'] === 'custom' && isRecord(custom)) {
+        // A free-text tool has no schema: only its name and description are limited.
+        return {
+          ...base,
+          name: custom['name'],
+          description: custom['description'],
+          descriptionPath: '/custom/description',
+          schemas: [],
+        };
+      }
       const fn = definition['function'];
       if (definition['type'] !== 'function' || !isRecord(fn)) return undefined;
       return {
@@ -58,6 +69,7 @@ export function wireToolView(provider: Provider, definition: unknown): WireToolV
       };
     }
     case 'openai-responses':
+      if (definition['type'] === 'custom') return { ...base, schemas: [] };
       if (definition['type'] !== 'function') return undefined;
       return { ...base, schemas: field(definition, 'parameters', '/parameters') };
     case 'anthropic':
