@@ -432,7 +432,8 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     };
     steps.push(toolStep);
     options.onStep?.(toolStep);
-    const wire = getAdapter(options.provider as Provider).resultsToWire(results);
+    // The calls tell which results answer free-text calls (Responses answers those as custom items).
+    const wire = getAdapter(options.provider as Provider).resultsToWire(results, { calls });
     request = nextRequest(run, request, { turn, results: wire, search });
     yield { type: 'step_finish', step, toolStep };
     if (await anyStopCondition(stopWhen, { steps })) return ended(response, turn, 'stop_condition');

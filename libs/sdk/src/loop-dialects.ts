@@ -157,7 +157,9 @@ const openAIResponses: LoopDialect = {
     return {
       assistant: output,
       text: joinText(text),
-      hasToolCalls: output.some((item) => item.type === 'function_call'),
+      hasToolCalls: output.some(
+        (item) => item.type === 'function_call' || item.type === 'custom_tool_call',
+      ),
     };
   },
   append(request, { turn, results }) {

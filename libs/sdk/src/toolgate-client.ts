@@ -488,10 +488,13 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
       const outcomes = await this.followCalls(callIds, options);
       const toolResults = outcomes.map((outcome) => outcome.result);
       const statuses = new Map(callIds.map((id, index) => [id, outcomes[index]?.status]));
+      const adapter = getAdapter(options.provider);
+      // The gateway read these calls from the payload already; they say which answer free text.
+      const { calls: payloadCalls } = adapter.parseCalls(options.payload);
       return {
-        results: getAdapter(options.provider).resultsToWire(
-          toolResults,
-        ) as WireResultsByProvider[TProvider],
+        results: adapter.resultsToWire(toolResults, {
+          calls: payloadCalls,
+        }) as WireResultsByProvider[TProvider],
         calls: calls.map((call) => ({ ...call, status: statuses.get(call.id) ?? call.status })),
         toolResults,
         outcome: 'followed',

@@ -25,6 +25,7 @@ import {
   type NewCallRow,
 } from '@toolgate/persistence';
 import {
+  grammarCheckOf,
   resolveVersion,
   runsInline,
   ToolgateError,
@@ -126,6 +127,7 @@ export function callToDto(row: CallRow): Call {
             rule: row.decisionRule,
             policy_revision: row.policyRevision,
           },
+    input_check: row.inputCheck,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
@@ -291,7 +293,8 @@ export class CallsService {
     const outcome = await this.execute(principal, input);
     if (outcome.status === 202) return outcome;
     const toolResults = outcome.body.results;
-    const results = getAdapter(input.provider).resultsToWire(toolResults);
+    // The calls say which results answer free-text calls (Responses answers those differently).
+    const results = getAdapter(input.provider).resultsToWire(toolResults, { calls: input.calls });
     return { ...outcome, body: { results, tool_results: toolResults, calls: outcome.body.calls } };
   }
 
@@ -320,7 +323,7 @@ export class CallsService {
     const inline = resolved.every(
       ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
     );
-    const wanted: NewCallRow[] = resolved.map(({ call, tool, version }) => ({
+    const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }) => ({
       id: randomUUID(),
       providerCallId: call.id,
       toolId: tool.id,
@@ -329,6 +332,7 @@ export class CallsService {
       arguments: call.arguments,
       argumentsHash: hashArguments(call.arguments),
       idempotencyKey: this.idempotencyKeyOf(input, call),
+      inputCheck: grammarCheckOf(ir),
       ...(inline ? { run: this.gateway.inlineRun() } : {}),
     }));
     const recorded = await this.gateway.calls.recordTurn(

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ToolInputFormat } from '@toolgate/toolir';
 import type { TestApp } from '../support/test-app';
 import { createTool, publish, setStable, type TestTeam, type TestTool } from './registry.factory';
 
@@ -20,6 +21,8 @@ export async function createBuiltinTool(
     description?: string;
     /** The arguments' JSON Schema; the factory's default takes one `query` string. */
     parameters?: Record<string, unknown>;
+    /** A free-text tool's input format (give `textInputParameters()` as `parameters` with it). */
+    input_format?: ToolInputFormat;
     visibility?: 'private' | 'public';
     behavior?: {
       readonly?: boolean;
@@ -37,6 +40,7 @@ export async function createBuiltinTool(
   const ir = tool.ir.with({
     ...(fields.description === undefined ? {} : { description: fields.description }),
     ...(fields.parameters === undefined ? {} : { parameters: fields.parameters }),
+    ...(fields.input_format === undefined ? {} : { input_format: fields.input_format }),
     behavior: {
       readonly: true,
       destructive: false,

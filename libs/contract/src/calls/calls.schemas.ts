@@ -185,6 +185,10 @@ export const CallSchema = z
       .meta({
         description: 'The policy decision the call ran under; null before the policy decided.',
       }),
+    input_check: z.enum(['regex', 'not_checked']).nullable().meta({
+      description:
+        "How a free-text call's input was checked against its tool version's grammar: `regex` (matched before the tool ran; a mismatch is `invalid_arguments`), `not_checked` (a Lark grammar: no maintained JavaScript parser exists, so the input ran unchecked); null for JSON calls and free text without a grammar.",
+    }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),
     finished_at: TimestampSchema.nullable(),

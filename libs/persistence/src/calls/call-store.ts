@@ -1,6 +1,6 @@
 import type { EngineToolResult, PolicyOAuth, PolicyPrincipal } from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
-import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
+import type { GrammarCheck, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { MicroBatcher } from '../sql/micro-batcher';
 import { sql, type SqlPort } from '../sql/sql-port';
 import { ABANDONED_RUN_ATTEMPTS } from './call-repository';
@@ -86,6 +86,11 @@ export interface CallRow {
   runAttempt: number | null;
   /** Every pickup of the call, oldest first (the `runs` column). */
   runs: CallRunRecord[];
+  /**
+   * How a free-text call's input is checked against its tool version's grammar: `regex` (matched
+   * before the tool runs), `not_checked` (a Lark grammar, which nothing checks); null otherwise.
+   */
+  inputCheck: GrammarCheck | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -100,6 +105,8 @@ export interface NewCallRow {
   idempotencyKey: string;
   /** Set for a call recorded already claimed by this run (the inline path): it starts `running`. */
   run?: CallRun | undefined;
+  /** How the version's grammar checks a free-text input (see `CallRow.inputCheck`). */
+  inputCheck?: GrammarCheck | undefined;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -180,12 +187,13 @@ interface CallColumns extends Record<string, unknown> {
   worker_id: string | null;
   run_attempt: number | null;
   runs: CallRunRecord[];
+  input_check: GrammarCheck | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
-  started_at, finished_at, run_id, worker_id, run_attempt, runs`;
+  started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -231,6 +239,7 @@ function rowOf(columns: CallColumns): CallRow {
     workerId: columns.worker_id,
     runAttempt: columns.run_attempt,
     runs: columns.runs,
+    inputCheck: columns.input_check,
   };
 }
 
@@ -309,19 +318,20 @@ const RECORD_TURNS = sql(
   `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, conversation_id, provider,
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
-                      started_at, runs)
+                      started_at, runs, input_check)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
           CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
           r.run_id, r.worker_id, r.run_attempt,
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
-          CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END
+          CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
+          r.input_check
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
-          started_at double precision, run jsonb)
+          started_at double precision, run jsonb, input_check text)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -530,6 +540,7 @@ export class CallStore implements CallRepository {
           run_attempt: call.run?.attempt ?? null,
           started_at: call.run?.started_at ?? null,
           run: call.run === undefined ? null : runEntry(call.run),
+          input_check: call.inputCheck ?? null,
         });
       }
     }
