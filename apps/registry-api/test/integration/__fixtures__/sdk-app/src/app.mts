@@ -38,13 +38,13 @@ const result = await toolgate.runToolLoop({
 // @ts-expect-error 'openai-chats' is not a wire format
 type _NotAFormat = ToolExport<'openai-chats'>;
 // @ts-expect-error an OpenAI Chat tool's name is a string
-const _numericName: ToolExport<'openai-chat'>['tools'][number]['function']['name'] = 42;
+const _numericName: Extract<ToolExport<'openai-chat'>['tools'][number], { type: 'function' }>['function']['name'] = 42;
 
 console.log(
   JSON.stringify({
     entry: 'esm',
     snapshot: exported.snapshot,
-    tools: exported.tools.map((tool) => tool.function.name),
+    tools: exported.tools.flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : [])),
     stopped: result.stopped,
     text: result.text,
     results: result.steps.flatMap((step) => step.results),
