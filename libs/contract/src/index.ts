@@ -12,6 +12,7 @@ export * from './releases/releases.schemas';
 export * from './canary-guard/canary-guard.schemas';
 export * from './usage/usage.schemas';
 export * from './calls/calls.schemas';
+export * from './calls/partial-states.schemas';
 export * from './call-timeline/call-timeline.schemas';
 export * from './approvals/approvals.schemas';
 export * from './policies/policies.schemas';

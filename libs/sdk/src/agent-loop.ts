@@ -19,6 +19,12 @@ import {
   type StepToolCall,
   type StepToolResult,
 } from './loop/tool-types';
+import {
+  observed,
+  recordPartialStates,
+  type PartialStateRecorder,
+  type PartialStatesOptions,
+} from './stream/partial-states/partial-state-recorder';
 import { createResponseAssembler } from './stream/response-assembler';
 import type { LoopToolSearch } from './tool-search/tool-search';
 import type { Toolgate } from './toolgate-client';
@@ -152,12 +158,24 @@ export type ToolLoopOptions<
   TRegistry extends RegistryToolTypes = NoRegistryTools,
 > = GatewayToolLoopOptions<TRequest, TTools, TRegistry> & { gateway?: Toolgate<TRegistry> };
 
+/** What only the streaming loop does. */
+export interface StreamToolLoopSettings {
+  /**
+   * Records how each call's arguments grew (`recordPartialStates`, one recorder per step) and posts
+   * each record with its call to the gateway, which keeps it on the call; with a `tracer`, every
+   * streamed call also gets a span with the records as events. `{}` records with the default bounds.
+   */
+  partialStates?: PartialStatesOptions;
+}
+
 /** `Toolgate#streamToolLoop`'s options. */
 export type GatewayStreamToolLoopOptions<
   TRequest,
   TTools extends LoopTools = readonly [],
   TRegistry extends RegistryToolTypes = NoRegistryTools,
-> = StreamToolLoopTarget<TRequest> & ToolLoopSettings<TRequest, TTools, TRegistry>;
+> = StreamToolLoopTarget<TRequest> &
+  ToolLoopSettings<TRequest, TTools, TRegistry> &
+  StreamToolLoopSettings;
 
 /** `streamToolLoop`'s options. */
 export type StreamToolLoopOptions<
@@ -259,7 +277,13 @@ function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>
 /** Runs one step's calls where they belong and returns one outcome per call, parse failures last. */
 async function executeStep<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
   run: LoopRun<TTools, TRegistry>,
-  input: { response: unknown; request: object; step: number; searching: boolean },
+  input: {
+    response: unknown;
+    request: object;
+    step: number;
+    searching: boolean;
+    partialStates: PartialStateRecorder | undefined;
+  },
 ): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[]; search: SearchAnswer | undefined }> {
   const { options, dialect } = run;
   const adapter = getAdapter(options.provider as Provider);
@@ -294,6 +318,7 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
     // The whole response when every call is the gateway's (it reads the provider's own turn);
     // otherwise only its calls, in the same wire format.
     const whole = plan.remote.length === parsed.calls.length && parsed.errors.length === 0;
+    const partialStates = input.partialStates?.byCall(plan.remote.map((call) => call.id)) ?? {};
     const executed = await client.execute({
       provider: options.provider,
       payload: whole ? input.response : adapter.callsToWire(plan.remote),
@@ -301,6 +326,7 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
       ...client.versionsOf(dialect.offered(input.request)),
       idempotencyKey: newIdempotencyKey(),
       ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
+      ...(Object.keys(partialStates).length === 0 ? {} : { partialStates }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     // The gateway answers in the order of the calls it was sent.
@@ -363,11 +389,17 @@ function nextRequest(
   return fresh.length === 0 ? appended : run.dialect.offer(appended, fresh);
 }
 
+/** What one model call gave: its response, and how its calls' arguments grew when that was recorded. */
+interface ModelAnswer {
+  response: unknown;
+  partialStates?: PartialStateRecorder;
+}
+
 /** How one model call is made: at once, or as a stream whose events the loop passes on. */
 type ModelCall = (
   request: object,
   step: number,
-) => AsyncGenerator<ToolCallStreamEvent & { step: number }, unknown, undefined>;
+) => AsyncGenerator<ToolCallStreamEvent & { step: number }, ModelAnswer, undefined>;
 
 /** The loop itself, streaming or not: yields the model's events and each step, returns where it ended. */
 async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
@@ -412,7 +444,7 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
     }
     const step = steps.length;
     const prepared = (await options.prepareStep?.({ stepNumber: step, steps, request })) ?? request;
-    const response = yield* callModel(prepared, step);
+    const { response, partialStates } = yield* callModel(prepared, step);
     const turn = dialect.read(response);
     const searching = options.toolSearch?.asks(response) === true;
     if (!turn.hasToolCalls && !searching) return ended(response, turn, 'final');
@@ -422,6 +454,7 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
       request: prepared,
       step,
       searching,
+      partialStates,
     });
     const results = outcomes.map((outcome) => outcome.result);
     const toolStep: ToolLoopStep<TTools, TRegistry> = {
@@ -459,7 +492,7 @@ export async function runToolLoop<
   const { dialect } = run;
   // eslint-disable-next-line require-yield -- a call at once has no events to pass on
   const callModel: ModelCall = async function* (request) {
-    return dialect.call(options.client, request);
+    return { response: await dialect.call(options.client, request) };
   };
   const events = loop(run, callModel);
   for (;;) {
@@ -488,12 +521,20 @@ export async function* streamToolLoop<
   const callModel: ModelCall = async function* (request, step) {
     const parser = createToolCallStream(provider, run.parseOptions);
     const assembler = createResponseAssembler(provider);
+    // Per step: call ids are the model's, and only one turn's calls are posted together.
+    const recorder =
+      options.partialStates === undefined ? undefined : recordPartialStates(options.partialStates);
+    const passOn = (events: readonly ToolCallStreamEvent[]) =>
+      observed(events, recorder).map((event) => ({ ...event, step }));
     for await (const event of await dialect.stream(options.client, request)) {
       assembler.push(event);
-      for (const parsed of parser.push(event)) yield { ...parsed, step };
+      yield* passOn(parser.push(event));
     }
-    for (const parsed of parser.end()) yield { ...parsed, step };
-    return assembler.response();
+    yield* passOn(parser.end());
+    return {
+      response: assembler.response(),
+      ...(recorder === undefined ? {} : { partialStates: recorder }),
+    };
   };
   // Delegated, so leaving early closes the loop and with it the model's stream. The loop hands
   // back the request it was given, grown: of the caller's type.

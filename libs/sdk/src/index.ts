@@ -50,6 +50,8 @@ export {
   CallsAcceptedSchema,
   CallFinishedEventSchema,
   CallStreamEventSchemas,
+  PARTIAL_STATES_LIMITS,
+  PartialArgumentStatesSchema,
   type Problem,
   type ExportBody,
   type ExportToolResolution,
@@ -65,6 +67,8 @@ export {
   type CallFinishedEvent,
   type CallStreamEventName,
   type CreateCallsRequest,
+  type PartialArgumentStates,
+  type PartialStateEntry,
 } from '@toolgate/contract';
 export {
   localTools,
@@ -82,6 +86,7 @@ export {
   type GatewayToolLoopOptions,
   type StreamToolLoopOptions,
   type GatewayStreamToolLoopOptions,
+  type StreamToolLoopSettings,
   type ToolLoopTarget,
   type StreamToolLoopTarget,
   type ToolLoopSettings,
@@ -130,6 +135,17 @@ export {
   type ToolResultError,
 } from '@toolgate/toolir';
 export { streamToolCalls, type StreamToolCallsOptions } from './stream/stream-tool-calls';
+export {
+  recordPartialStates,
+  type PartialStateRecorder,
+  type PartialStatesOptions,
+} from './stream/partial-states/partial-state-recorder';
+export {
+  PARTIAL_STATE_SPAN,
+  type PartialStatesTracer,
+  type PartialStatesSpan,
+  type SpanAttributeValue,
+} from './stream/partial-states/partial-state-spans';
 export type { OfferedTools } from './stream/offered-tools';
 // What stream events carry and the wire formats are named by, for code generic over providers.
 export type {

@@ -11,6 +11,7 @@ import {
   type ExportBody,
   type ExportSkippedTool,
   type ExportToolResolution,
+  type PartialArgumentStates,
   type RouteDefinition,
   type RouteRequest,
 } from '@toolgate/contract';
@@ -158,6 +159,11 @@ export interface ExecuteOptions<TProvider extends Provider> {
   snapshot?: string;
   /** A version, a range, `stable` or `canary` per tool name; wins over `snapshot`. */
   pins?: Readonly<Record<string, string>>;
+  /**
+   * How streamed calls' arguments grew, by the model's call id (`recordPartialStates().byCall()`):
+   * the gateway keeps each record with its call; a key naming no call of `payload` is a 400.
+   */
+  partialStates?: Readonly<Record<string, PartialArgumentStates>>;
   signal?: AbortSignal;
 }
 
@@ -472,6 +478,9 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
       ...(options.waitMs === undefined ? {} : { wait_ms: options.waitMs }),
       ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
       ...(options.pins === undefined ? {} : { pins: { ...options.pins } }),
+      ...(options.partialStates === undefined
+        ? {}
+        : { partial_states: { ...options.partialStates } }),
     };
     const answer = await this.transport.send(
       {

@@ -29,6 +29,7 @@ export class CallsController {
       waitMs: input.body.wait_ms,
       idempotencyKey: input.headers['idempotency-key'],
       synthesizedIds: parsed.synthesizedIds,
+      partialStates: input.body.partial_states,
       versions: {
         subject: input.headers['x-toolgate-subject'],
         snapshot: input.body.snapshot,

@@ -14,6 +14,7 @@ import type {
   CallsAccepted,
   CallSummary,
   ListCallsQuery,
+  PartialArgumentStates,
   ProviderResults,
 } from '@toolgate/contract';
 import { hashArguments } from '@toolgate/engine';
@@ -25,6 +26,7 @@ import {
   type NewCallRow,
 } from '@toolgate/persistence';
 import {
+  formatJsonPointer,
   grammarCheckOf,
   resolveVersion,
   runsInline,
@@ -84,6 +86,8 @@ export interface SubmitCallsInput {
   synthesizedIds?: ReadonlySet<string>;
   /** Which versions the calls run; by default the release's, bucketed by the API key. */
   versions?: CallVersionSelection;
+  /** How streamed calls' arguments grew, by the model's call id; each is stored with its call. */
+  partialStates?: Readonly<Record<string, PartialArgumentStates>> | undefined;
 }
 
 /**
@@ -128,10 +132,29 @@ export function callToDto(row: CallRow): Call {
             policy_revision: row.policyRevision,
           },
     input_check: row.inputCheck,
+    partial_states: row.partialStates,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
   };
+}
+
+/** The posted partial states by call id; a record naming no call of the payload is refused before anything is written. */
+function partialStatesByCall(
+  input: Pick<SubmitCallsInput, 'calls' | 'partialStates'>,
+): ReadonlyMap<string, PartialArgumentStates> {
+  const byCall = new Map(Object.entries(input.partialStates ?? {}));
+  const ids = new Set(input.calls.map((call) => call.id));
+  const strays = [...byCall.keys()].filter((id) => !ids.has(id));
+  if (strays.length > 0) {
+    throw new ToolException('invalid_request', 'Some partial states name no call of the payload.', {
+      issues: strays.map((id) => ({
+        path: `/body/partial_states${formatJsonPointer([id])}`,
+        message: `no call of the payload has the id ${JSON.stringify(id)}`,
+      })),
+    });
+  }
+  return byCall;
 }
 
 function summaryOf(row: CallRow, lifecycle: VersionDeprecation | null = null): CallSummary {
@@ -317,6 +340,7 @@ export class CallsService {
         issues: [{ path: '/body/payload', message: 'contains no tool calls' }],
       });
     }
+    const partialStates = partialStatesByCall(input);
     const resolved = await this.resolve(principal, input.calls, input.versions ?? {});
     // A turn of readonly tools declared inline, none waiting for another, runs here with no queue
     // hop; anything else goes through the queue.
@@ -333,6 +357,7 @@ export class CallsService {
       argumentsHash: hashArguments(call.arguments),
       idempotencyKey: this.idempotencyKeyOf(input, call),
       inputCheck: grammarCheckOf(ir),
+      partialStates: partialStates.get(call.id),
       ...(inline ? { run: this.gateway.inlineRun() } : {}),
     }));
     const recorded = await this.gateway.calls.recordTurn(

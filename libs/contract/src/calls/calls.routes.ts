@@ -50,7 +50,7 @@ const accepted = {
 } as const satisfies RouteResponse;
 
 const CALL_PROBLEMS_DESCRIPTION =
-  'Nothing is recorded when the request is refused: `invalid_payload` when the payload holds no readable tool calls (or two with one id), `unknown_tool` when a call names a tool the team cannot call, `conflict` when the Idempotency-Key already names other calls, `version_sunset` (410, with the successor) when a pinned or snapshot version is past its sunset, `invalid_request` for a `snapshot` no export gave out. A call whose arguments do not match the tool is not refused: it gets an `invalid_arguments` result for the model.';
+  'Nothing is recorded when the request is refused: `invalid_payload` when the payload holds no readable tool calls (or two with one id), `unknown_tool` when a call names a tool the team cannot call, `conflict` when the Idempotency-Key already names other calls, `version_sunset` (410, with the successor) when a pinned or snapshot version is past its sunset, `invalid_request` for a `snapshot` no export gave out or `partial_states` naming a call the payload does not hold. A call whose arguments do not match the tool is not refused: it gets an `invalid_arguments` result for the model.';
 
 export const callsRoutes = {
   createCalls: defineRoute({

@@ -9,6 +9,7 @@ import {
   SubjectHeaderSchema,
   VersionSpecSchema,
 } from '../common/version-selection';
+import { PartialArgumentStatesSchema } from './partial-states.schemas';
 
 /** Longest a request may wait for its calls; past it the answer is 202 with the call ids. */
 export const MAX_CALL_WAIT_MS = 60_000;
@@ -58,6 +59,16 @@ export const CreateCallsSchema = z.strictObject({
   }),
   snapshot: SnapshotHandleSchema.optional(),
   pins: CallPinsSchema.optional(),
+  partial_states: z
+    .record(z.string().min(1).max(256), PartialArgumentStatesSchema)
+    .refine((byCall) => Object.keys(byCall).length <= MAX_CALLS_PER_REQUEST, {
+      message: `at most ${MAX_CALLS_PER_REQUEST} calls`,
+    })
+    .optional()
+    .meta({
+      description:
+        "How each streamed call's arguments grew, keyed by the model's own call id as `payload` has it; stored with the call and returned by GET /v1/calls/{callId}. A key naming no call of the payload is refused (`invalid_request`).",
+    }),
 });
 export type CreateCallsRequest = z.input<typeof CreateCallsSchema>;
 export type CreateCallsInput = z.output<typeof CreateCallsSchema>;
@@ -188,6 +199,10 @@ export const CallSchema = z
     input_check: z.enum(['regex', 'not_checked']).nullable().meta({
       description:
         "How a free-text call's input was checked against its tool version's grammar: `regex` (matched before the tool ran; a mismatch is `invalid_arguments`), `not_checked` (a Lark grammar: no maintained JavaScript parser exists, so the input ran unchecked); null for JSON calls and free text without a grammar.",
+    }),
+    partial_states: PartialArgumentStatesSchema.nullable().meta({
+      description:
+        'How the arguments grew while the model streamed them, as the client posted it with the call; null when it posted none.',
     }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),

@@ -44,6 +44,22 @@ async function collect<TEvent>(events: AsyncIterable<TEvent>): Promise<TEvent[]>
   return all;
 }
 
+/** A gateway that answers every POST /v1/calls with the one result of Anthropic call `toolu_1` (search_docs). */
+async function searchDocsGateway(): Promise<TestServer> {
+  const searched: ToolResultIR = { call_id: 'toolu_1', name: 'search_docs', ok: true, data: 3 };
+  const gateway = await startTestServer((_request, response) =>
+    sendJson(response, {
+      body: {
+        results: getAdapter('anthropic').resultsToWire([searched]),
+        tool_results: [searched],
+        calls: [{ id: CALL_IDS[0], status: 'succeeded', tool: 'search_docs', version: '1.0.0' }],
+      } satisfies CallsCompleted,
+    }),
+  );
+  servers.push(gateway);
+  return gateway;
+}
+
 function kinds(events: ReadonlyArray<{ type: string }>): string[] {
   // Runs of the same kind collapse: how many deltas a network cut the stream into does not matter.
   return events.map((event) => event.type).filter((type, index, all) => type !== all[index - 1]);
@@ -124,17 +140,7 @@ describe('streamToolLoop', () => {
       },
       { sse: anthropicToolUseStream([], 'Found 3 documents.') },
     );
-    const searched: ToolResultIR = { call_id: 'toolu_1', name: 'search_docs', ok: true, data: 3 };
-    const gateway = await startTestServer((_request, response) =>
-      sendJson(response, {
-        body: {
-          results: getAdapter('anthropic').resultsToWire([searched]),
-          tool_results: [searched],
-          calls: [{ id: CALL_IDS[0], status: 'succeeded', tool: 'search_docs', version: '1.0.0' }],
-        } satisfies CallsCompleted,
-      }),
-    );
-    servers.push(gateway);
+    const gateway = await searchDocsGateway();
     const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
     const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
     const events = await collect(
@@ -164,6 +170,64 @@ describe('streamToolLoop', () => {
         ],
       },
     });
+  });
+
+  it('posts how each gateway call’s arguments grew with the calls, when asked to record it', async () => {
+    const server = await provider(
+      {
+        sse: anthropicToolUseStream([
+          { id: 'toolu_1', name: 'search_docs', arguments: { q: 'x', limit: 3 } },
+        ]),
+      },
+      { sse: anthropicToolUseStream([], 'Found 3 documents.') },
+    );
+    const gateway = await searchDocsGateway();
+    const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
+    const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
+    let time = 0;
+    await collect(
+      toolgate.streamToolLoop({
+        provider: 'anthropic',
+        client: anthropic,
+        request: {
+          model: 'claude-sonnet-4-6',
+          max_tokens: 1024,
+          messages: [{ role: 'user', content: 'Search the docs.' }],
+        },
+        partialStates: { now: () => (time += 10) },
+      }),
+    );
+    const posted = gateway.requests[0]?.json as { partial_states?: Record<string, unknown> };
+    const states = posted.partial_states?.['toolu_1'] as {
+      entries: Array<{ offset_ms: number; pointers: string[] }>;
+      truncated: boolean;
+    };
+    expect(Object.keys(posted.partial_states ?? {})).toEqual(['toolu_1']);
+    expect(states.truncated).toBe(false);
+    expect(states.entries.flatMap((entry) => entry.pointers)).toEqual(['/q', '/limit', '']);
+    expect(states.entries[0]?.offset_ms).toBeGreaterThan(0);
+  });
+
+  it('posts no partial states unless asked to record them', async () => {
+    const server = await provider(
+      {
+        sse: anthropicToolUseStream([
+          { id: 'toolu_1', name: 'search_docs', arguments: { q: 'x' } },
+        ]),
+      },
+      { sse: anthropicToolUseStream([], 'Done.') },
+    );
+    const gateway = await searchDocsGateway();
+    const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
+    const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
+    await collect(
+      toolgate.streamToolLoop({
+        provider: 'anthropic',
+        client: anthropic,
+        request: { model: 'claude-sonnet-4-6', max_tokens: 1024, messages: [] },
+      }),
+    );
+    expect(gateway.requests[0]?.json).not.toHaveProperty('partial_states');
   });
 
   it('answers a tool_use cut off by max_tokens with invalid_arguments and replays it with an object input', async () => {

@@ -7,11 +7,14 @@ import {
 } from '@toolgate/adapters';
 
 import { toolIRsOf, type OfferedTools } from './offered-tools';
+import { observed, type PartialStateRecorder } from './partial-states/partial-state-recorder';
 
 /** Options of `streamToolCalls`: the tools offered to the model (names mapped back, ends validated). */
 export type StreamToolCallsOptions = Omit<ToolCallStreamOptions, 'tools'> & {
   /** ToolIRs, a `tools()` export, or the request's wire tools (`export.tools`, `localTools().toWire()`). */
   tools?: OfferedTools;
+  /** Sees every event: `recordPartialStates()` records how each call's arguments grew (and traces it). */
+  partialStates?: PartialStateRecorder;
 };
 
 async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
@@ -41,12 +44,12 @@ export async function* streamToolCalls(
   stream: AsyncIterable<unknown> | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions = {},
 ): AsyncGenerator<ToolCallStreamEvent, void, undefined> {
-  const { tools, ...rest } = options;
+  const { tools, partialStates, ...rest } = options;
   const parser = createToolCallStream(provider, {
     ...rest,
     ...(tools === undefined ? {} : { tools: toolIRsOf(provider, tools) }),
   });
   const events = stream instanceof ReadableStream ? sseEvents(stream) : stream;
-  for await (const event of events) yield* parser.push(event);
-  yield* parser.end();
+  for await (const event of events) yield* observed(parser.push(event), partialStates);
+  yield* observed(parser.end(), partialStates);
 }
