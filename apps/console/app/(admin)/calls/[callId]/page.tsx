@@ -6,6 +6,7 @@ import { Fragment, useState } from 'react';
 import { useParams } from 'next/navigation';
 import { formatMs, formatTime } from '../../../lib/format';
 import { wirePreview } from '../../../lib/wire-preview';
+import { ArgumentReplay } from '../../../components/argument-replay';
 import { JsonView } from '../../../components/json-view';
 import { ErrorState, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
@@ -149,6 +150,9 @@ export default function CallPage() {
         </section>
         <RawCall call={current} />
       </div>
+      {current.partial_states === null ? null : (
+        <ArgumentReplay finalArguments={current.arguments} states={current.partial_states} />
+      )}
     </>
   );
 }

@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+import type { Call } from '@toolgate/contract';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
+import { afterEach, describe, expect, it } from 'vitest';
+import { respond, stubFetch } from '../../../lib/testing/stub-fetch';
+import CallPage from './page';
+
+const CALL_ID = '0b7e4c1a-5f2d-4e8b-9c3a-6d1f2e3a4b5c';
+const GROWN: NonNullable<Call['partial_states']> = {
+  entries: [
+    { offset_ms: 14, pointers: ['/city'] },
+    { offset_ms: 38, pointers: ['/days/0'] },
+    { offset_ms: 52, pointers: ['/days/1', '/days', ''] },
+  ],
+  truncated: false,
+};
+const CALL: Call = {
+  id: CALL_ID,
+  team_id: '3f0c7d0e-5b7a-4d8e-9a51-2f4c1b6e8d90',
+  status: 'succeeded',
+  provider: 'openai-chat',
+  provider_call_id: 'call_1',
+  conversation_id: null,
+  tool: { id: '6f1c1e2a-7d1e-4a55-9d8c-1f0f9b8c2a11', name: 'get_forecast', version: '1.0.0' },
+  arguments: { city: 'Paris', days: [1, 2] },
+  arguments_hash: 'h',
+  result: { call_id: 'call_1', name: 'get_forecast', ok: true, data: { ok: 1 } },
+  error_code: null,
+  attempts: 1,
+  answered_by: 'get_forecast',
+  latency_ms: 12,
+  decision: null,
+  input_check: null,
+  partial_states: GROWN,
+  created_at: '2026-12-06T10:00:00.000Z',
+  started_at: '2026-12-06T10:00:00.010Z',
+  finished_at: '2026-12-06T10:00:00.022Z',
+};
+
+let restore: () => void = () => undefined;
+afterEach(() => {
+  cleanup();
+  restore();
+});
+
+function showCall(call: Call) {
+  const network = stubFetch(
+    respond(['GET', `/v1/calls/${CALL_ID}`], 200, call),
+    respond(['GET', `/v1/calls/${CALL_ID}/timeline`], 200, { call_id: CALL_ID, events: [] }),
+  );
+  restore = network.restore;
+  render(
+    <PathParamsContext.Provider value={{ callId: CALL_ID }}>
+      <CallPage />
+    </PathParamsContext.Provider>,
+  );
+}
+
+const shownArguments = () =>
+  JSON.parse(screen.getByLabelText('Arguments at this moment').textContent ?? '') as unknown;
+
+describe('the call page', () => {
+  it('replays how the arguments grew, moment by moment', async () => {
+    showCall(CALL);
+    const scrubber = await screen.findByRole('slider', { name: 'Moment of the stream' });
+    // It opens on the arguments as they were finally sent.
+    expect(scrubber.getAttribute('aria-valuetext')).toBe('+52 ms, moment 3 of 3');
+    expect(shownArguments()).toEqual({ city: 'Paris', days: [1, 2] });
+    expect(screen.getByText('(all arguments)')).toBeTruthy();
+
+    fireEvent.change(scrubber, { target: { value: '1' } });
+    expect(shownArguments()).toEqual({ city: 'Paris' });
+    expect(screen.getByText('+14 ms')).toBeTruthy();
+    expect(screen.getByText('/city')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(shownArguments()).toEqual({ city: 'Paris', days: [1] });
+
+    fireEvent.change(scrubber, { target: { value: '0' } });
+    expect(shownArguments()).toEqual({});
+    expect(screen.getByText(/before any value completed/)).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Previous' }).disabled).toBe(true);
+  });
+
+  it('says when the record stopped at its limits', async () => {
+    showCall({ ...CALL, partial_states: { ...GROWN, truncated: true } });
+    await screen.findByRole('slider', { name: 'Moment of the stream' });
+    expect(screen.getByText(/went on past what a call may record/)).toBeTruthy();
+  });
+
+  it('shows no replay for a call posted without partial states', async () => {
+    showCall({ ...CALL, partial_states: null });
+    await screen.findByText('get_forecast');
+    expect(screen.queryByRole('slider')).toBeNull();
+  });
+});
