@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { PARTIAL_STATES_LIMITS } from '@toolgate/contract';
 import { BuiltinExecutor } from '@toolgate/engine';
 import { recordPartialStates, streamToolCalls, Toolgate } from '@toolgate/sdk';
+import { openAIChatToolCallStream } from '@toolgate/sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinTool, openAIChatMessage } from '../factories/gateway.factory';
 import { createTeam, type TestTeam } from '../factories/registry.factory';
@@ -83,39 +84,15 @@ describe('partial states of POST /v1/calls', () => {
   });
 
   it('keeps what the SDK recorded from a stream and posted with execute()', async () => {
-    // Chat Completions chunks as the official client yields them, the arguments in three pieces.
-    const chunk = (delta: object, finish: string | null = null) => ({
-      id: 'chatcmpl-1',
-      object: 'chat.completion.chunk',
-      created: 1,
-      model: 'gpt-4o',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
-    const piece = (text: string) =>
-      chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] });
-    const chunks = [
-      chunk({
-        role: 'assistant',
-        tool_calls: [
-          {
-            index: 0,
-            id: 'call_sdk',
-            type: 'function',
-            function: { name: 'get_forecast', arguments: '' },
-          },
-        ],
-      }),
-      piece('{"city": "Os'),
-      piece('lo", "days": 3'),
-      piece('}'),
-      chunk({}, 'tool_calls'),
-    ];
-    async function* stream() {
-      for (const next of chunks) yield await Promise.resolve(next);
-    }
+    // A Chat Completions stream whose arguments come in three deltas.
+    const sse = openAIChatToolCallStream([
+      { id: 'call_sdk', name: 'get_forecast', arguments: { city: 'Oslo', days: 3 } },
+    ]);
     let time = 1_000;
     const recorder = recordPartialStates({ now: () => (time += 20) });
-    for await (const event of streamToolCalls('openai-chat', stream(), { partialStates: recorder }))
+    for await (const event of streamToolCalls('openai-chat', new Blob([sse]).stream(), {
+      partialStates: recorder,
+    }))
       void event;
 
     const toolgate = new Toolgate({ baseUrl, apiKey: team.key });

@@ -15,7 +15,7 @@ import {
 } from '../../test/support/fake-provider';
 import { CALL_IDS } from '../../test/support/gateway-answers';
 import { sendJson, startTestServer, type TestServer } from '../../test/support/test-server';
-import { streamToolLoop } from '../agent-loop';
+import { streamToolLoop, type StreamToolLoopSettings } from '../agent-loop';
 import { localTools } from '../local-tools';
 import { Toolgate } from '../toolgate-client';
 
@@ -172,7 +172,10 @@ describe('streamToolLoop', () => {
     });
   });
 
-  it('posts how each gateway call’s arguments grew with the calls, when asked to record it', async () => {
+  /** One Anthropic search_docs call streamed, run through the gateway; returns what the gateway got. */
+  async function searchThroughGateway(
+    settings: Pick<StreamToolLoopSettings, 'partialStates'>,
+  ): Promise<{ partial_states?: Record<string, unknown> } | undefined> {
     const server = await provider(
       {
         sse: anthropicToolUseStream([
@@ -184,7 +187,6 @@ describe('streamToolLoop', () => {
     const gateway = await searchDocsGateway();
     const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
     const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
-    let time = 0;
     await collect(
       toolgate.streamToolLoop({
         provider: 'anthropic',
@@ -194,40 +196,29 @@ describe('streamToolLoop', () => {
           max_tokens: 1024,
           messages: [{ role: 'user', content: 'Search the docs.' }],
         },
-        partialStates: { now: () => (time += 10) },
+        ...settings,
       }),
     );
-    const posted = gateway.requests[0]?.json as { partial_states?: Record<string, unknown> };
-    const states = posted.partial_states?.['toolu_1'] as {
+    return gateway.requests[0]?.json as { partial_states?: Record<string, unknown> } | undefined;
+  }
+
+  it('posts how each gateway call’s arguments grew with the calls, when asked to record it', async () => {
+    let time = 0;
+    const posted = await searchThroughGateway({ partialStates: { now: () => (time += 10) } });
+    const states = posted?.partial_states?.['toolu_1'] as {
       entries: Array<{ offset_ms: number; pointers: string[] }>;
       truncated: boolean;
     };
-    expect(Object.keys(posted.partial_states ?? {})).toEqual(['toolu_1']);
+    expect(Object.keys(posted?.partial_states ?? {})).toEqual(['toolu_1']);
     expect(states.truncated).toBe(false);
     expect(states.entries.flatMap((entry) => entry.pointers)).toEqual(['/q', '/limit', '']);
     expect(states.entries[0]?.offset_ms).toBeGreaterThan(0);
   });
 
   it('posts no partial states unless asked to record them', async () => {
-    const server = await provider(
-      {
-        sse: anthropicToolUseStream([
-          { id: 'toolu_1', name: 'search_docs', arguments: { q: 'x' } },
-        ]),
-      },
-      { sse: anthropicToolUseStream([], 'Done.') },
-    );
-    const gateway = await searchDocsGateway();
-    const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
-    const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
-    await collect(
-      toolgate.streamToolLoop({
-        provider: 'anthropic',
-        client: anthropic,
-        request: { model: 'claude-sonnet-4-6', max_tokens: 1024, messages: [] },
-      }),
-    );
-    expect(gateway.requests[0]?.json).not.toHaveProperty('partial_states');
+    const posted = await searchThroughGateway({});
+    expect(posted).toBeDefined();
+    expect(posted).not.toHaveProperty('partial_states');
   });
 
   it('answers a tool_use cut off by max_tokens with invalid_arguments and replays it with an object input', async () => {

@@ -6,6 +6,7 @@ import {
 import type { ToolCallStreamEvent } from '@toolgate/adapters';
 import { PARTIAL_STATES_LIMITS, PartialArgumentStatesSchema } from '@toolgate/contract';
 import { describe, expect, it } from 'vitest';
+import { openAIChatToolCallStream } from '../../../test/support/fake-provider';
 import { ToolgateSdkError } from '../../errors/toolgate-sdk-error';
 import { streamToolCalls } from '../stream-tool-calls';
 import { recordPartialStates } from './partial-state-recorder';
@@ -36,39 +37,12 @@ const end = (id: string, error?: 'incomplete_arguments'): ToolCallStreamEvent =>
     : { error: { code: error, message: 'cut off', retryable: false as const } }),
 });
 
-/** Chat Completions chunks streaming `get_weather({"city":"Paris","days":[1,2]})` in pieces. */
-function chatChunks(): object[] {
-  const chunk = (delta: object, finish: string | null = null) => ({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'gpt-4o',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const args = (text: string) =>
-    chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] });
-  return [
-    chunk({
-      role: 'assistant',
-      tool_calls: [
-        {
-          index: 0,
-          id: 'call_1',
-          type: 'function',
-          function: { name: 'get_weather', arguments: '' },
-        },
-      ],
-    }),
-    args('{"city": "Pa'),
-    args('ris", "days": [1'),
-    args(', 2]}'),
-    chunk({}, 'tool_calls'),
-  ];
-}
-
-/** The chunks as an SDK stream: one at a time, each after a turn of the event loop. */
-async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
-  for (const item of items) yield await Promise.resolve(item);
+/** A Chat Completions stream of `get_weather({"city":"Paris","days":[1,2]})`, its arguments in three deltas. */
+function chatStream(): ReadableStream<Uint8Array> {
+  const sse = openAIChatToolCallStream([
+    { id: 'call_1', name: 'get_weather', arguments: { city: 'Paris', days: [1, 2] } },
+  ]);
+  return new Blob([sse]).stream();
 }
 
 describe('recordPartialStates', () => {
@@ -160,7 +134,7 @@ describe('recordPartialStates', () => {
   it('records a real stream through streamToolCalls, copying paths the parser reuses', async () => {
     const recorder = recordPartialStates({ now: clockOf(0, 5, 9) });
     const seen: ToolCallStreamEvent[] = [];
-    for await (const event of streamToolCalls('openai-chat', iterate(chatChunks()), {
+    for await (const event of streamToolCalls('openai-chat', chatStream(), {
       partialStates: recorder,
     }))
       seen.push(event);
@@ -186,7 +160,7 @@ describe('partial states as span events', () => {
       tracer: provider.getTracer('partial-states-test'),
       now: clockOf(0, 5, 9),
     });
-    for await (const event of streamToolCalls('openai-chat', iterate(chatChunks()), {
+    for await (const event of streamToolCalls('openai-chat', chatStream(), {
       partialStates: recorder,
     }))
       void event;
