@@ -22,6 +22,7 @@ import {
   engineCallOf,
   type CallRow,
   type CatalogTool,
+  type ClientRelayTarget,
   type NewCallRow,
 } from '@toolgate/persistence';
 import {
@@ -84,6 +85,8 @@ export interface SubmitCallsInput {
   synthesizedIds?: ReadonlySet<string>;
   /** Which versions the calls run; by default the release's, bucketed by the API key. */
   versions?: CallVersionSelection;
+  /** The MCP session the calls come from, whose client can answer what their upstream asks. */
+  clientRelay?: ClientRelayTarget;
 }
 
 /**
@@ -341,6 +344,7 @@ export class CallsService {
         keyId: principal.keyId,
         actor: principal.actor,
         oauth: policyOAuthOf(principal),
+        clientRelay: input.clientRelay ?? null,
         conversationId: input.conversationId ?? null,
         provider: input.provider,
       },
