@@ -5,6 +5,7 @@ import {
   ElicitResultSchema,
   ErrorCode,
   LoggingLevelSchema,
+  ListRootsResultSchema,
   LoggingMessageNotificationSchema,
   McpError,
   ServerRequestSchema,
@@ -30,6 +31,8 @@ export function relayedCapabilitiesOf(
   return {
     ...(capabilities?.sampling === undefined ? {} : { sampling: capabilities.sampling }),
     ...(capabilities?.elicitation === undefined ? {} : { elicitation: capabilities.elicitation }),
+    // Without listChanged: the client's notifications/roots/list_changed are not passed upstream.
+    ...(capabilities?.roots === undefined ? {} : { roots: {} }),
   };
 }
 
@@ -80,11 +83,13 @@ export function relayedClientOf(extra: Extra, logLevel: SessionLogLevel): Relaye
         return failed(ErrorCode.InvalidParams, `The upstream's ${message.method} is not valid MCP.`);
       }
       const resultSchema =
-        message.method === 'elicitation/create'
-          ? ElicitResultSchema
-          : message.params?.['tools'] === undefined
-            ? CreateMessageResultSchema
-            : CreateMessageResultWithToolsSchema;
+        message.method === 'roots/list'
+          ? ListRootsResultSchema
+          : message.method === 'elicitation/create'
+            ? ElicitResultSchema
+            : message.params?.['tools'] === undefined
+              ? CreateMessageResultSchema
+              : CreateMessageResultWithToolsSchema;
       try {
         const result = await extra.sendRequest(request.data, resultSchema, {
           signal: AbortSignal.any([signal, extra.signal]),

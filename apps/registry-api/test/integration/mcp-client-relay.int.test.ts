@@ -64,6 +64,15 @@ describe('relaying what an upstream asks to the /mcp client', () => {
     expect(resultText(declined)).toBe('user decline: {}');
   });
 
+  it("relays roots/list to the caller's client", async () => {
+    const asked = await connect({ elicitation: 'accept' });
+    const result = await asked.client.callTool({ name: 'list_roots', arguments: {} });
+    expect(resultText(result)).toBe('roots: file:///work/project');
+    const refused = await (await connect()).client.callTool({ name: 'list_roots', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toContain('did not declare the roots capability');
+  });
+
   it("relays the upstream's log messages at the level the session asked for", async () => {
     const asked = await connect();
     await asked.client.setLoggingLevel('info');
@@ -99,7 +108,7 @@ describe('relaying what an upstream asks to the /mcp client', () => {
         client_relay: {
           session_id: expect.any(String),
           relay_id: expect.any(String),
-          capabilities: { sampling: {}, elicitation: { form: {} } },
+          capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} },
         },
       },
     ]);

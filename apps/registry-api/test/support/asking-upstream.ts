@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -14,7 +15,7 @@ import { serveMcpSessions, type LocalMcpServer } from './mcp-session-server';
 import type { TestApp } from './test-app';
 
 /** The tools of the asking upstream, as an import names them. */
-export const ASKING_TOOLS = ['ask_model', 'ask_user', 'log_steps'] as const;
+export const ASKING_TOOLS = ['ask_model', 'ask_user', 'log_steps', 'list_roots'] as const;
 
 function text(value: string, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: value }], ...(isError ? { isError } : {}) };
@@ -57,6 +58,14 @@ function buildServer(): McpServer {
         },
       });
       return text(`user ${answer.action}: ${JSON.stringify(answer.content ?? {})}`);
+    } catch (error) {
+      return failure(error);
+    }
+  });
+  server.registerTool('list_roots', { description: "Lists the client's roots." }, async () => {
+    try {
+      const { roots } = await server.server.listRoots();
+      return text(`roots: ${roots.map((root) => root.uri).join(', ')}`);
     } catch (error) {
       return failure(error);
     }
@@ -112,8 +121,8 @@ export interface AskedClient {
 }
 
 /**
- * An MCP client of /mcp in a session: with `answers`, it declares sampling and form elicitation
- * and answers them (its model echoes the prompt, its user accepts the defaults, or declines).
+ * An MCP client of /mcp in a session: with `answers`, it declares sampling, form elicitation and
+ * roots and answers them (its model echoes the prompt, its user accepts the defaults, or declines).
  */
 export async function connectAskedClient(
   baseUrl: string,
@@ -122,7 +131,9 @@ export async function connectAskedClient(
 ): Promise<AskedClient> {
   const client = new Client(
     { name: 'asked-client', version: '1.0.0' },
-    answers === undefined ? {} : { capabilities: { sampling: {}, elicitation: { form: {} } } },
+    answers === undefined
+      ? {}
+      : { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
   );
   const asked: AskedClient = { client, prompts: [], logs: [] };
   if (answers !== undefined) {
@@ -136,6 +147,9 @@ export async function connectAskedClient(
         model: 'test-model',
       };
     });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [{ uri: 'file:///work/project', name: 'project' }],
+    }));
     client.setRequestHandler(ElicitRequestSchema, () =>
       answers.elicitation === 'accept'
         ? { action: 'accept', content: { city: 'Porto' } }

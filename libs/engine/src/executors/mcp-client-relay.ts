@@ -18,12 +18,15 @@ export interface RelayedCapabilities {
   sampling?: Record<string, unknown> | undefined;
   /** `elicitation/create`: the caller's client asks its user (`form` and/or `url` modes). */
   elicitation?: Record<string, unknown> | undefined;
+  /** `roots/list`: the caller's client names the directories and files the upstream may use. */
+  roots?: Record<string, unknown> | undefined;
 }
 
 /** The server-to-client requests the gateway relays, each with the capability it needs. */
 export const RELAYED_REQUESTS = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
 } as const satisfies Record<string, keyof RelayedCapabilities>;
 
 /** The server-to-client notifications the gateway relays (progress has its own path). */
@@ -39,8 +42,8 @@ export function isRelayedRequest(method: string): method is RelayedRequestMethod
 
 /**
  * The way from an upstream MCP server back to the client that made the call: the `mcp` executor
- * passes the upstream's `sampling/createMessage` and `elicitation/create` requests and its log
- * messages through it, and the client's answer back upstream. A call without one (a REST call, a
+ * passes the upstream's `sampling/createMessage`, `elicitation/create` and `roots/list` requests
+ * and its log messages through it, and the client's answer back upstream. A call without one (a REST call, a
  * client without a session) refuses such requests at once with a JSON-RPC error.
  */
 export interface McpClientRelay {

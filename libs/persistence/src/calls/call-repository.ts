@@ -41,6 +41,7 @@ export const ClientRelayTargetSchema = z.object({
   capabilities: z.object({
     sampling: z.record(z.string(), z.unknown()).optional(),
     elicitation: z.record(z.string(), z.unknown()).optional(),
+    roots: z.record(z.string(), z.unknown()).optional(),
   }),
 });
 /** The MCP session a call came from (see {@link ClientRelayTargetSchema}). */
