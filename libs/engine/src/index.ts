@@ -169,6 +169,16 @@ export {
 } from './egress/egress-dispatcher';
 export { createMcpExecutor, type McpExecutorOptions } from './executors/mcp-executor';
 export {
+  RELAYED_NOTIFICATIONS,
+  RELAYED_REQUESTS,
+  isRelayedRequest,
+  type McpClientRelay,
+  type RelayedAnswer,
+  type RelayedCapabilities,
+  type RelayedMessage,
+  type RelayedRequestMethod,
+} from './executors/mcp-client-relay';
+export {
   BuiltinExecutor,
   type BuiltinHandler,
   type BuiltinHandlerContext,

@@ -15,6 +15,15 @@ export {
   type EngineDeps,
   type RegistryPorts,
 } from './runner/engine-context';
+export { ClientRelayHub, type RelayedClient } from './client-relay/client-relay-hub';
+export {
+  InProcessClientRelayChannel,
+  type ClientRelayChannel,
+} from './client-relay/client-relay-channel';
+export {
+  RedisClientRelayChannel,
+  type RedisClientRelayChannelOptions,
+} from './client-relay/redis-client-relay-channel';
 export { InMemoryCallRepository } from './runner/in-memory-call.repository';
 export {
   createGatewayEgress,
@@ -22,6 +31,7 @@ export {
   gatewayEgressFromSettings,
   type GatewayEgress,
 } from './egress/gateway-egress';
+export { addToKeyedSet } from './events/keyed-sets';
 export {
   WatchedCalls,
   redisCallEvents,

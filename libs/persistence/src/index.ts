@@ -4,7 +4,9 @@ export {
   CALL_STATUSES,
   FINAL_CALL_STATES,
   STARTABLE_CALL_STATES,
+  ClientRelayTargetSchema,
   claimByReading,
+  clientRelayOf,
   endLastRun,
   isClaimed,
   type ClaimResult,
@@ -15,6 +17,7 @@ export {
   type CallRunEnd,
   type CallRunRecord,
   type CallState,
+  type ClientRelayTarget,
   type NewCall,
 } from './calls/call-repository';
 export {

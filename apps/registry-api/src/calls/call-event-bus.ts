@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ExecutionEvent } from '@toolgate/engine';
-import type { CallFinishedMessage } from '@toolgate/gateway';
+import { addToKeyedSet, type CallFinishedMessage } from '@toolgate/gateway';
 
 /** `finished`, sent once the outcome is stored, with that outcome and the result the model gets. */
 export type CallFinishedEvent = CallFinishedMessage;
@@ -53,7 +53,7 @@ export class CallEventBus {
 
   /** Listens to one call's events; returns the unsubscribe function. */
   subscribe(callId: string, listener: Listener): () => void {
-    return add(this.listeners, callId, listener);
+    return addToKeyedSet(this.listeners, callId, listener);
   }
 
   /**
@@ -72,19 +72,6 @@ export class CallEventBus {
 
   /** Listens for a call settling (finished, awaiting approval, cancelled); returns the unsubscribe function. */
   watch(callId: string, watcher: Watcher): () => void {
-    return add(this.watchers, callId, watcher);
+    return addToKeyedSet(this.watchers, callId, watcher);
   }
-}
-
-function add<TValue>(map: Map<string, Set<TValue>>, key: string, value: TValue): () => void {
-  let set = map.get(key);
-  if (set === undefined) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
-  return () => {
-    set.delete(value);
-    if (set.size === 0) map.delete(key);
-  };
 }

@@ -23,6 +23,7 @@ import {
   engineCallOf,
   type CallRow,
   type CatalogTool,
+  type ClientRelayTarget,
   type NewCallRow,
 } from '@toolgate/persistence';
 import {
@@ -88,6 +89,8 @@ export interface SubmitCallsInput {
   versions?: CallVersionSelection;
   /** How streamed calls' arguments grew, by the model's call id; each is stored with its call. */
   partialStates?: Readonly<Record<string, PartialArgumentStates>> | undefined;
+  /** The MCP session the calls come from, whose client can answer what their upstream asks. */
+  clientRelay?: ClientRelayTarget;
 }
 
 /**
@@ -366,6 +369,7 @@ export class CallsService {
         keyId: principal.keyId,
         actor: principal.actor,
         oauth: policyOAuthOf(principal),
+        clientRelay: input.clientRelay ?? null,
         conversationId: input.conversationId ?? null,
         provider: input.provider,
       },

@@ -11,12 +11,16 @@ import {
   CallCancellation,
   CallDispatcher,
   CallRunner,
+  ClientRelayHub,
+  InProcessClientRelayChannel,
   OutcomeWriteBehind,
+  RedisClientRelayChannel,
   RedisRateLimiter,
   createGatewayExecutors,
   registryContextFactory,
   withOutcomesWrittenBehind,
   type CallFinishedMessage,
+  type ClientRelayChannel,
   type DispatchedCall,
   type EngineDeps,
 } from '@toolgate/gateway';
@@ -80,6 +84,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
   readonly calls: CallStore;
   readonly catalog: GatewayCatalog;
   readonly dispatcher: CallDispatcher;
+  /** What upstream MCP servers ask during calls, to the sessions here that made them. */
+  readonly clientRelays: ClientRelayHub;
   private readonly logger = new Logger('Gateway');
   private readonly engineLogger = engineLogger(this.logger);
   private readonly instanceId = `api-${randomUUID().slice(0, 8)}`;
@@ -112,6 +118,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     const logger = this.engineLogger;
     const url = config.REDIS_URL;
     let rateLimiter: RateLimiter = new InMemoryRateLimiter();
+    let relayChannel: ClientRelayChannel = new InProcessClientRelayChannel();
     if (url === undefined) {
       this.driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
     } else {
@@ -125,12 +132,23 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
           this.logger.error(`redis ${name}: ${error.message}`),
         );
       }
-      subscriber.on('message', (_channel: string, message: string) => this.received(message));
+      const events = GatewayChannel.events(this.prefix);
+      // The relay channel shares this connection and reads its own channels' messages.
+      subscriber.on('message', (channel: string, message: string) => {
+        if (channel === events) this.received(message);
+      });
       // Events published while the connection was down are gone: streams re-read their calls.
       subscriber.on('ready', () => this.bus.resync());
       this.redis = { publisher, subscriber };
       // Inline calls share the fleet's limits.
       rateLimiter = new RedisRateLimiter({ redis: publisher, prefix: this.prefix });
+      // Workers run calls whose sessions are here, and calls run here may be another replica's.
+      relayChannel = new RedisClientRelayChannel({
+        redis: publisher,
+        subscriber,
+        prefix: this.prefix,
+        logger,
+      });
       this.driver = new BullMqDriver({
         queue: QueueName.ToolCalls,
         redisUrl: url,
@@ -160,12 +178,14 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       secrets: secrets.store,
     });
     const finished = (message: CallFinishedMessage) => this.bus.emit(message);
+    this.clientRelays = new ClientRelayHub(relayChannel, { logger });
     const runner = (calls: CallRepository) =>
       new CallRunner({
         calls,
         createContext,
         workerId: this.instanceId,
         cancellation: this.cancellation,
+        clientRelays: this.clientRelays,
         finished,
         logger,
       });
@@ -220,6 +240,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     await this.driver.close({ drainTimeoutMs: 10_000 });
     await this.writeBehind.drain();
     await this.catalogListener?.stop();
+    await this.clientRelays.close();
     if (this.redis !== undefined) {
       await Promise.all(
         [this.redis.subscriber, this.redis.publisher].map((connection) =>

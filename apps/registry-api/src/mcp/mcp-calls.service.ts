@@ -12,8 +12,10 @@ import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { Principal } from '../auth/principal';
 import { CallEventBus } from '../calls/call-event-bus';
 import { MAX_WAIT_MS, type CallSummaryDto } from '../calls/calls.dto';
-import { FINAL_CALL_STATUSES, type CallRow } from '@toolgate/persistence';
+import type { RelayedClient } from '@toolgate/gateway';
+import { FINAL_CALL_STATUSES, type CallRow, type ClientRelayTarget } from '@toolgate/persistence';
 import { CallsService, wireResultOf } from '../calls/calls.service';
+import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
 import { MCP_META } from './mcp-options';
 
@@ -39,6 +41,8 @@ export interface McpCallContext {
   approvalWaitMs: number;
   /** Present when the client asked for progress (sent a `progressToken`). */
   onProgress?: (progress: McpProgress) => Promise<void>;
+  /** Present in a session: where what the tool's upstream asks goes while the call runs. */
+  relay?: { target: ClientRelayTarget; client: RelayedClient };
 }
 
 function textResult(text: string, meta?: Record<string, string>): CallToolResult {
@@ -59,13 +63,33 @@ function textResult(text: string, meta?: Record<string, string>): CallToolResult
 export class McpCallsService {
   private readonly logger = new Logger(McpCallsService.name);
 
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(CallsService) private readonly calls: CallsService,
     @Inject(CallEventBus) private readonly bus: CallEventBus,
     @Inject(ApprovalsRepository) private readonly approvals: ApprovalsRepository,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
   ) {}
 
   async callTool(
+    principal: Principal,
+    params: { name: string; arguments: Record<string, unknown> },
+    context: McpCallContext,
+  ): Promise<CallToolResult> {
+    const { relay } = context;
+    // Followed before the call is dispatched, so its upstream's first request finds the client.
+    const stopRelay =
+      relay === undefined
+        ? () => undefined
+        : await this.gateway.clientRelays.follow(relay.target.relay_id, relay.client);
+    try {
+      return await this.runCall(principal, params, context);
+    } finally {
+      stopRelay();
+    }
+  }
+
+  private async runCall(
     principal: Principal,
     params: { name: string; arguments: Record<string, unknown> },
     context: McpCallContext,
@@ -88,6 +112,7 @@ export class McpCallsService {
         conversationId: context.conversationId,
         waitMs: 0,
         idempotencyKey: context.idempotencyKey,
+        ...(context.relay === undefined ? {} : { clientRelay: context.relay.target }),
       });
       const [summary] = submitted.body.calls;
       if (summary === undefined) throw new Error('a submitted tools/call recorded no call');

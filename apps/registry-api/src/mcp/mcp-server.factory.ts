@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -6,6 +7,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SetLevelRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -18,6 +20,7 @@ import { IdempotencyKeySchema, MAX_WAIT_MS } from '../calls/calls.dto';
 import type { Principal } from '../auth/principal';
 import { McpCallsService, type McpCallContext } from './mcp-calls.service';
 import { McpCatalogService } from './mcp-catalog.service';
+import { relayedCapabilitiesOf, relayedClientOf, SessionLogLevel } from './mcp-client-relay';
 import { guardHandlers } from './mcp-errors';
 import { inFlightKey, McpInFlightRegistry } from './mcp-in-flight.registry';
 import { FoundTools, parseSearchArguments, SEARCH_TOOL, searchResult } from './mcp-tool-search';
@@ -60,10 +63,17 @@ export class McpServerFactory {
     // Every handler's failure reaches the client sanitized and its detail the request's log line.
     const server = guardHandlers(
       new Server(SERVER_INFO, {
-        capabilities: { tools: { listChanged: caller.stateful } },
+        // logging: upstream servers' log messages during a call are relayed to its client.
+        capabilities: { tools: { listChanged: caller.stateful }, logging: {} },
         instructions: INSTRUCTIONS,
       }),
     );
+    const logLevel = new SessionLogLevel();
+    // Replaces the SDK's own handler, whose level only its own sendLoggingMessage reads.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      logLevel.set(request.params.level);
+      return {};
+    });
     // In search mode a session lists what its searches found; a stateless server forgets it.
     const found = caller.toolMode === 'search' ? new FoundTools() : undefined;
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
@@ -116,12 +126,26 @@ export class McpServerFactory {
                 requestId: extra.requestId,
               }),
             );
+      // Only a session can take the client's answer to a relayed request back to this server.
+      const sessionId = caller.stateful ? extra.sessionId : undefined;
       const context: McpCallContext = {
         signal:
           tracked === undefined ? extra.signal : AbortSignal.any([extra.signal, tracked.signal]),
         conversationId: caller.conversationId,
         idempotencyKey: key.data,
         approvalWaitMs: approvalWait.data ?? this.options.approvalWaitMs,
+        ...(sessionId === undefined
+          ? {}
+          : {
+              relay: {
+                target: {
+                  session_id: sessionId,
+                  relay_id: randomUUID(),
+                  capabilities: relayedCapabilitiesOf(server.getClientCapabilities()),
+                },
+                client: relayedClientOf(extra, logLevel),
+              },
+            }),
         ...(progressToken === undefined
           ? {}
           : {

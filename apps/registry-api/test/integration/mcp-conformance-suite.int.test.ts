@@ -23,14 +23,9 @@ type Expected =
   /** No check fails. `warnings` are the SHOULD checks it misses (ids), held exactly too. */
   | { outcome: 'pass'; warnings?: readonly string[] }
   /** Every failing check is the `-32601` answer for a capability /mcp does not offer. */
-  | { outcome: 'method-not-found'; capability: 'resources' | 'prompts' | 'completions' | 'logging' }
+  | { outcome: 'method-not-found'; capability: 'resources' | 'prompts' | 'completions' }
   /** A baseline entry: these checks fail (id -> part of their message), for this reason. */
   | { outcome: 'known-gap'; failing: Readonly<Record<string, string>>; reason: string };
-
-const NO_RELAY =
-  'Toolgate does not relay an upstream server-to-client request to the /mcp client: the upstream ' +
-  'asks Toolgate, which declares no such client capability, so the tool fails upstream';
-const NOT_ASKED_FOR_ELICITATION = 'Server did not request elicitation from client';
 
 const EXPECTED: Readonly<Record<string, Expected>> = {
   'server-initialize': { outcome: 'pass' },
@@ -51,9 +46,9 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     warnings: ['server-sse-priming-event', 'server-sse-retry-field'],
   },
   'dns-rebinding-protection': { outcome: 'pass' },
-  'logging-set-level': { outcome: 'method-not-found', capability: 'logging' },
-  // Fails at its logging/setLevel; past it Toolgate would not relay upstream log messages either.
-  'tools-call-with-logging': { outcome: 'method-not-found', capability: 'logging' },
+  // logging/setLevel sets the session's level for the upstream log messages relayed to it.
+  'logging-set-level': { outcome: 'pass' },
+  'tools-call-with-logging': { outcome: 'pass' },
   'completion-complete': { outcome: 'method-not-found', capability: 'completions' },
   'resources-list': { outcome: 'method-not-found', capability: 'resources' },
   'resources-read-text': { outcome: 'method-not-found', capability: 'resources' },
@@ -66,26 +61,11 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   'prompts-get-with-args': { outcome: 'method-not-found', capability: 'prompts' },
   'prompts-get-embedded-resource': { outcome: 'method-not-found', capability: 'prompts' },
   'prompts-get-with-image': { outcome: 'method-not-found', capability: 'prompts' },
-  'tools-call-sampling': {
-    outcome: 'known-gap',
-    failing: { 'tools-call-sampling': 'Server did not request sampling from client' },
-    reason: `${NO_RELAY} (sampling/createMessage).`,
-  },
-  'tools-call-elicitation': {
-    outcome: 'known-gap',
-    failing: { 'tools-call-elicitation': NOT_ASKED_FOR_ELICITATION },
-    reason: `${NO_RELAY} (elicitation/create).`,
-  },
-  'elicitation-sep1034-defaults': {
-    outcome: 'known-gap',
-    failing: { 'elicitation-sep1034-general': NOT_ASKED_FOR_ELICITATION },
-    reason: `${NO_RELAY} (elicitation/create).`,
-  },
-  'elicitation-sep1330-enums': {
-    outcome: 'known-gap',
-    failing: { 'elicitation-sep1330-general': NOT_ASKED_FOR_ELICITATION },
-    reason: `${NO_RELAY} (elicitation/create).`,
-  },
+  // Relayed to the suite's client over its session: the fixture upstream asks, the suite answers.
+  'tools-call-sampling': { outcome: 'pass' },
+  'tools-call-elicitation': { outcome: 'pass' },
+  'elicitation-sep1034-defaults': { outcome: 'pass' },
+  'elicitation-sep1330-enums': { outcome: 'pass' },
 };
 
 const METHOD_NOT_FOUND = 'MCP error -32601';

@@ -1,8 +1,5 @@
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -15,6 +12,7 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { serveMcpSessions, type LocalMcpServer } from './mcp-session-server';
 
 /**
  * The upstream MCP server behind Toolgate in the official conformance suite's run: the tools its
@@ -325,29 +323,10 @@ function buildServer(): Server {
   return server;
 }
 
-export interface ConformanceFixtureServer extends AsyncDisposable {
-  /** Its Streamable HTTP endpoint. */
-  url: string;
-}
+/** The running fixture. */
+export type ConformanceFixtureServer = LocalMcpServer;
 
-/** Starts the fixture on a loopback port: stateless, a fresh server and transport per request. */
-export async function startConformanceFixtureServer(): Promise<ConformanceFixtureServer> {
-  const http: HttpServer = createServer((request, response) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = buildServer();
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    void server.connect(transport).then(() => transport.handleRequest(request, response));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    async [Symbol.asyncDispose]() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+/** Starts the fixture on a loopback port, keeping sessions (the sampling scenarios need them). */
+export function startConformanceFixtureServer(): Promise<ConformanceFixtureServer> {
+  return serveMcpSessions(buildServer);
 }

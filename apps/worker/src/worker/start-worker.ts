@@ -13,6 +13,8 @@ import type {
 import {
   CallCancellation,
   CallRunner,
+  ClientRelayHub,
+  RedisClientRelayChannel,
   InMemoryCallRepository,
   RedisRateLimiter,
   WatchedCalls,
@@ -106,6 +108,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   const cancellation = new CallCancellation();
   const watched = new WatchedCalls();
   let subscriber: Redis | undefined;
+  let clientRelays: ClientRelayHub | undefined;
   let catalogListener: CatalogListener | undefined;
   if (config.DATABASE_URL !== undefined && catalog !== undefined) {
     // Tools, versions, releases and policies are served from memory until the registry says otherwise.
@@ -158,6 +161,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       },
     );
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
+    // What an upstream MCP server asks during a call goes to the API holding the caller's session.
+    clientRelays = new ClientRelayHub(
+      new RedisClientRelayChannel({ redis, prefix: config.QUEUE_PREFIX, logger }),
+      { logger },
+    );
     driver = new BullMqDriver({
       queue: QueueName.ToolCalls,
       redisUrl,
@@ -229,6 +237,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     },
     workerId: config.WORKER_ID,
     cancellation,
+    ...(clientRelays === undefined ? {} : { clientRelays }),
     ...(finished === undefined ? {} : { finished }),
     logger,
   });
@@ -251,6 +260,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
             ? {}
             : { drainTimeoutMs: closeOptions.drainTimeoutMs },
         );
+        await clientRelays?.close();
         if (subscriber !== undefined) {
           const connection = subscriber;
           await connection.quit().catch(() => connection.disconnect());

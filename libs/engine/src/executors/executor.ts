@@ -2,6 +2,7 @@ import { ToolgateError, type ContentBlock, type ToolCallIR, type ToolIR } from '
 import type { FailureSignal } from '../classification/failure-signal';
 import type { EngineLogger } from '../telemetry/logger';
 import type { ExecutorConfig, ExecutorKind } from '@toolgate/contract';
+import type { McpClientRelay } from './mcp-client-relay';
 import type { SecretResolver } from './secret-resolver';
 
 /** A progress report from a running tool. */
@@ -26,6 +27,8 @@ export interface ExecutorRequest<TConfig extends ExecutorConfig = ExecutorConfig
   logger: EngineLogger;
   /** The secrets of the team the call runs for; an executor falls back to its own resolver. */
   secrets?: SecretResolver;
+  /** The way back to the client that made the call, for what an upstream MCP server asks of it. */
+  clientRelay?: McpClientRelay;
 }
 
 /** What one attempt produced: data (and content blocks) or a failure to classify. */

@@ -4,11 +4,18 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ErrorCode,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { callOf, createHarness, ToolBuilder } from '../__fixtures__/engine-harness';
 import { startTestServer } from '../__fixtures__/http-test-server';
 import type { TestServer } from '../__fixtures__/http-test-server';
 import { executeCall } from '../pipeline/execute-call';
+import type { McpClientRelay, RelayedAnswer, RelayedMessage } from './mcp-client-relay';
 import { createMcpExecutor } from './mcp-executor';
 import { staticSecretResolver } from './secret-resolver';
 
@@ -26,7 +33,10 @@ afterEach(async () => {
 });
 
 function buildMcpServer(onCancelled: (reason: string) => void): McpServer {
-  const server = new McpServer({ name: 'upstream', version: '1.0.0' });
+  const server = new McpServer(
+    { name: 'upstream', version: '1.0.0' },
+    { capabilities: { logging: {} } },
+  );
   server.registerTool(
     'add',
     { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } },
@@ -48,6 +58,39 @@ function buildMcpServer(onCancelled: (reason: string) => void): McpServer {
       };
     },
   );
+  // Asks its client to sample and to elicit (as raw requests, which the SDK sends whatever the
+  // client declared), logging in between; a refusal becomes the tool's error text.
+  server.registerTool('ask_client', { description: 'Asks the client.' }, async (extra) => {
+    try {
+      await extra.sendNotification({
+        method: 'notifications/message',
+        params: { level: 'info', data: 'asking the client' },
+      });
+      const sampled = await extra.sendRequest(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 },
+        },
+        CreateMessageResultSchema,
+      );
+      const elicited = await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Your name?',
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+          },
+        },
+        ElicitResultSchema,
+      );
+      const said = sampled.content.type === 'text' ? sampled.content.text : '';
+      return { content: [{ type: 'text', text: `${said} / ${JSON.stringify(elicited.content)}` }] };
+    } catch (error) {
+      const said = error instanceof Error ? error.message : String(error);
+      return { content: [{ type: 'text', text: said }], isError: true };
+    }
+  });
   server.registerTool('fail', { description: 'Always fails.' }, () => ({
     content: [{ type: 'text', text: 'the ledger is locked' }],
     isError: true,
@@ -137,6 +180,26 @@ function mcpTool(input: { name: string; url: string; upstreamTool?: string; time
       headers: { authorization: { secret: 'MCP_TOKEN', prefix: 'Bearer ' } },
     })
     .build();
+}
+
+/** A relay standing for the calling client: it answers from `answers` and keeps what it saw. */
+function recordingRelay(
+  capabilities: McpClientRelay['capabilities'],
+  answers: Record<string, RelayedAnswer>,
+) {
+  const requests: RelayedMessage[] = [];
+  const notifications: RelayedMessage[] = [];
+  const relay: McpClientRelay = {
+    capabilities,
+    request: (message) => {
+      requests.push(message);
+      return Promise.resolve(
+        answers[message.method] ?? { error: { code: -32601, message: 'unexpected' } },
+      );
+    },
+    notify: (message) => notifications.push(message),
+  };
+  return { relay, requests, notifications };
 }
 
 function harnessFor(tool: ReturnType<typeof mcpTool>) {
@@ -230,5 +293,77 @@ describe('mcp executor', () => {
       /^The tool failed temporarily\. The upstream said: Error POSTing to endpoint: maintenance until 10:00 UTC, token=\[redacted\] x+…$/,
     );
     expect(error?.message.length).toBeLessThan(600);
+  });
+
+  describe('relaying what the upstream asks of its client', () => {
+    const SAMPLED: RelayedAnswer = {
+      result: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' },
+    };
+    const ELICITED: RelayedAnswer = { result: { action: 'accept', content: { name: 'Ada' } } };
+
+    it("passes sampling, elicitation and log messages to the caller's client and its answers back", async () => {
+      const upstream = await startUpstream();
+      const tool = mcpTool({ name: 'ask_client', url: upstream.url });
+      const { context } = harnessFor(tool);
+      const recording = recordingRelay(
+        { sampling: {}, elicitation: { form: {} } },
+        { 'sampling/createMessage': SAMPLED, 'elicitation/create': ELICITED },
+      );
+      context.clientRelay = recording.relay;
+      const outcome = await executeCall(callOf('ask_client'), context);
+      expect(outcome.result).toMatchObject({ ok: true, data: 'hello / {"name":"Ada"}' });
+      expect(recording.requests.map((request) => request.method)).toEqual([
+        'sampling/createMessage',
+        'elicitation/create',
+      ]);
+      expect(recording.requests[1]?.params).toMatchObject({ message: 'Your name?' });
+      expect(recording.notifications).toEqual([
+        {
+          method: 'notifications/message',
+          params: { level: 'info', data: 'asking the client' },
+        },
+      ]);
+    });
+
+    it("passes the client's JSON-RPC error upstream as it is", async () => {
+      const upstream = await startUpstream();
+      const tool = mcpTool({ name: 'ask_client', url: upstream.url });
+      const { context } = harnessFor(tool);
+      context.clientRelay = recordingRelay(
+        { sampling: {} },
+        { 'sampling/createMessage': { error: { code: -1, message: 'the user declined' } } },
+      ).relay;
+      const outcome = await executeCall(callOf('ask_client'), context);
+      expect(outcome.result.error?.message).toBe('MCP error -1: the user declined');
+    });
+
+    it('refuses at once, with a JSON-RPC error, what nobody can answer', async () => {
+      const upstream = await startUpstream();
+      const tool = mcpTool({ name: 'ask_client', url: upstream.url });
+      const outcome = await executeCall(callOf('ask_client'), harnessFor(tool).context);
+      expect(outcome.result.error?.message).toBe(
+        'MCP error -32601: sampling/createMessage cannot be answered: this call did not come ' +
+          'from an MCP client session (e.g. POST /v1/calls), so there is no client to ask.',
+      );
+    });
+
+    it('refuses a request whose capability the calling client did not declare', async () => {
+      const upstream = await startUpstream();
+      const tool = mcpTool({ name: 'ask_client', url: upstream.url });
+      const { context } = harnessFor(tool);
+      const recording = recordingRelay(
+        { sampling: {} },
+        { 'sampling/createMessage': SAMPLED },
+      );
+      context.clientRelay = recording.relay;
+      const outcome = await executeCall(callOf('ask_client'), context);
+      expect(outcome.result.error?.message).toBe(
+        'MCP error -32601: elicitation/create cannot be answered: the MCP client that made this ' +
+          'call did not declare the elicitation capability.',
+      );
+      expect(recording.requests.map((request) => request.method)).toEqual([
+        'sampling/createMessage',
+      ]);
+    });
   });
 });

@@ -3,13 +3,19 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ContentBlockSchema } from '@toolgate/toolir';
 import type { ContentBlock } from '@toolgate/toolir';
 import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, toolExecutionErrorOf } from './executor';
 import type { McpExecutorConfig } from '@toolgate/contract';
+import {
+  RELAYED_NOTIFICATIONS,
+  RELAYED_REQUESTS,
+  isRelayedRequest,
+  type McpClientRelay,
+} from './mcp-client-relay';
 import type { SecretResolver } from './secret-resolver';
 import { redactSecrets, resolveHeaders } from './secret-resolver';
 import { scrubCredentials, scrubUpstreamText } from './scrub-upstream-text';
@@ -108,6 +114,65 @@ function failureFromMcpError(
   return failureFromError(error, signal);
 }
 
+/** A JSON-RPC error as the SDK sends it upstream: `code`, `message` and `data` as they are. */
+function jsonRpcError(code: number, message: string, data?: unknown): Error {
+  // Not McpError, whose message carries an "MCP error <code>: " prefix into the wire's message.
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
+}
+
+/**
+ * Answers what the upstream asks of its client during the call: relayed requests go to the client
+ * that made the call and its answer comes back; anything it cannot answer is refused at once, so an
+ * upstream never waits on a question nobody will see.
+ */
+function relayUpstreamRequests(
+  client: Client,
+  relay: McpClientRelay | undefined,
+  attempt: { signal: AbortSignal; deadlineAt: number },
+): void {
+  client.fallbackRequestHandler = async (request: JSONRPCRequest, extra) => {
+    const { method } = request;
+    if (!isRelayedRequest(method)) {
+      throw jsonRpcError(
+        ErrorCode.MethodNotFound,
+        `Toolgate does not relay ${method} to the client that made this call.`,
+      );
+    }
+    const capability = RELAYED_REQUESTS[method];
+    if (relay === undefined) {
+      throw jsonRpcError(
+        ErrorCode.MethodNotFound,
+        `${method} cannot be answered: this call did not come from an MCP client session ` +
+          '(e.g. POST /v1/calls), so there is no client to ask.',
+      );
+    }
+    if (relay.capabilities[capability] === undefined) {
+      throw jsonRpcError(
+        ErrorCode.MethodNotFound,
+        `${method} cannot be answered: the MCP client that made this call did not declare the ` +
+          `${capability} capability.`,
+      );
+    }
+    const answer = await relay.request(
+      { method, ...(request.params === undefined ? {} : { params: request.params }) },
+      { signal: AbortSignal.any([attempt.signal, extra.signal]), deadlineAt: attempt.deadlineAt },
+    );
+    if ('error' in answer) {
+      throw jsonRpcError(answer.error.code, answer.error.message, answer.error.data);
+    }
+    return answer.result;
+  };
+  client.fallbackNotificationHandler = (notification) => {
+    if (relay !== undefined && RELAYED_NOTIFICATIONS.includes(notification.method)) {
+      relay.notify({
+        method: notification.method,
+        ...(notification.params === undefined ? {} : { params: notification.params }),
+      });
+    }
+    return Promise.resolve();
+  };
+}
+
 async function executeMcp(
   request: ExecutorRequest<McpExecutorConfig>,
   options: McpExecutorOptions,
@@ -128,7 +193,15 @@ async function executeMcp(
     });
     const inFlight = trackSends(transport);
     flush = () => inFlight;
-    client = new Client(options.clientInfo ?? { name: 'toolgate-engine', version: '0.1.0' });
+    const relay = request.clientRelay;
+    // The upstream sees what the calling client can answer as the gateway's own capabilities.
+    client = new Client(options.clientInfo ?? { name: 'toolgate-engine', version: '0.1.0' }, {
+      capabilities: { ...relay?.capabilities },
+    });
+    relayUpstreamRequests(client, relay, {
+      signal,
+      deadlineAt: request.now() + request.tool.constraints.timeout_ms,
+    });
     const timeout = request.tool.constraints.timeout_ms + SDK_TIMEOUT_SLACK_MS;
     await client.connect(transport, { signal, timeout });
     // The request's signal makes the SDK send notifications/cancelled upstream when the attempt is aborted.

@@ -218,6 +218,9 @@ async function runAttempt(
         logger: runtime.logger,
         reportProgress: (update) => emit(state, { type: 'progress', tool: tool.name, ...update }),
         ...(runtime.context.secrets === undefined ? {} : { secrets: runtime.context.secrets }),
+        ...(runtime.context.clientRelay === undefined
+          ? {}
+          : { clientRelay: runtime.context.clientRelay }),
       }),
     ).catch((error: unknown): ExecutorOutcome => ({
       ok: false,

@@ -3,6 +3,7 @@ import type { ToolIR } from '@toolgate/toolir';
 import type { ApprovalGate } from '../approval/approval-gate';
 import type { ClassificationTable } from '../classification/classification-table';
 import type { ExecutorRegistry } from '../executors/executor-registry';
+import type { McpClientRelay } from '../executors/mcp-client-relay';
 import type { SecretResolver } from '../executors/secret-resolver';
 import type { PolicyEngine, PolicyPrincipal } from '../policy/policy-engine';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
@@ -50,4 +51,9 @@ export interface ExecutionContext {
   maxRateLimitWaitMs?: number;
   /** Cancels the call (every attempt, retry wait and fallback). */
   signal?: AbortSignal;
+  /**
+   * The way back to the client that made the call (an MCP session's), for the requests and log
+   * messages an upstream MCP server sends during it; without one they are refused at once.
+   */
+  clientRelay?: McpClientRelay;
 }

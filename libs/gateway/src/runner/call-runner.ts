@@ -12,6 +12,7 @@ import type {
   ReceivedJob,
 } from '@toolgate/persistence';
 import { DeferJobError, FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import type { ClientRelayHub } from '../client-relay/client-relay-hub';
 import type { CallFinishedMessage } from '../events/call-events';
 import type { CallCancellation } from './call-cancellation';
 import type { CreateEngineContext } from './engine-context';
@@ -45,6 +46,8 @@ export interface CallRunnerDeps {
   workerId: string;
   /** Where cancel messages find the calls this process runs. */
   cancellation?: CallCancellation;
+  /** The way to the MCP clients that made calls, for what their upstream servers ask of them. */
+  clientRelays?: ClientRelayHub;
   /** Told once a final outcome is stored, with that outcome (waiters and streams need no re-read). */
   finished?: (message: CallFinishedMessage) => void;
   logger?: EngineLogger;
@@ -74,6 +77,7 @@ export class CallRunner {
   private readonly createContext: CreateEngineContext;
   private readonly workerId: string;
   private readonly cancellation: CallCancellation | undefined;
+  private readonly clientRelays: ClientRelayHub | undefined;
   private readonly finished: ((message: CallFinishedMessage) => void) | undefined;
   private readonly logger: EngineLogger;
   private readonly now: () => number;
@@ -83,6 +87,7 @@ export class CallRunner {
     this.createContext = deps.createContext;
     this.workerId = deps.workerId;
     this.cancellation = deps.cancellation;
+    this.clientRelays = deps.clientRelays;
     this.finished = deps.finished;
     this.logger = deps.logger ?? silentLogger;
     this.now = deps.now ?? Date.now;
@@ -252,11 +257,13 @@ export class CallRunner {
     const { record, run } = input;
     const callId = record.call.id;
     const cancellation = this.cancellation?.open(callId);
+    const clientRelay = this.clientRelays?.relayFor(record.client_relay);
     const context = this.createContext({
       tool: record.tool,
       caller: record.caller,
       ...(record.actor === undefined ? {} : { actor: record.actor }),
       ...(cancellation === undefined ? {} : { signal: cancellation.signal }),
+      ...(clientRelay === undefined ? {} : { clientRelay }),
     });
     // Join the trace of the request that enqueued the call, when it passed one on.
     const carrier: Record<string, string> = {};

@@ -12,6 +12,7 @@ import type {
   EngineLogger,
   EventSink,
   ExecutionContext,
+  McpClientRelay,
   PolicyEngine,
   RateLimiter,
   ResultStore,
@@ -50,6 +51,8 @@ export interface CallScope {
   /** The person or key that made the call, when the call store knows it. */
   actor?: string;
   signal?: AbortSignal;
+  /** The way back to the MCP client that made the call, when it has one. */
+  clientRelay?: McpClientRelay;
 }
 
 /** Builds an engine context for one call from its scope. */
@@ -78,6 +81,7 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
   if (deps.secrets !== undefined) context.secrets = deps.secrets;
   if (scope.signal !== undefined) context.signal = scope.signal;
+  if (scope.clientRelay !== undefined) context.clientRelay = scope.clientRelay;
   return context;
 }
 

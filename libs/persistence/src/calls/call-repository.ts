@@ -1,6 +1,7 @@
 import type { EngineToolResult, PolicyDecision, PolicyPrincipal } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { CALL_STATUSES } from '@toolgate/contract';
+import { z } from 'zod';
 
 /**
  * Where a call is in its life:
@@ -26,6 +27,33 @@ export const FINAL_CALL_STATES: readonly CallState[] = [
   'cancelled',
 ];
 
+/**
+ * The MCP session a call came from, recorded with the call so whichever process runs it can reach
+ * that session's client: what its upstream asks goes out on `relay_id`, which the API process
+ * holding the session listens on while it follows the call.
+ */
+export const ClientRelayTargetSchema = z.object({
+  /** The `Mcp-Session-Id` of the session that made the call. */
+  session_id: z.string().min(1).max(256),
+  /** Names the way to the request that follows the call (one per `tools/call`). */
+  relay_id: z.string().min(1).max(256),
+  /** What the session's client declared that the gateway relays (MCP `ClientCapabilities`). */
+  capabilities: z.object({
+    sampling: z.record(z.string(), z.unknown()).optional(),
+    elicitation: z.record(z.string(), z.unknown()).optional(),
+    roots: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+/** The MCP session a call came from (see {@link ClientRelayTargetSchema}). */
+export type ClientRelayTarget = z.infer<typeof ClientRelayTargetSchema>;
+
+/** A stored `client_relay` value, or null for one this version cannot read (it relays nothing). */
+export function clientRelayOf(value: unknown): ClientRelayTarget | null {
+  if (value === null || value === undefined) return null;
+  const parsed = ClientRelayTargetSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 /** A recorded call as the worker needs it: the call, the tool version it resolved to, who made it and where it stands. */
 export interface CallRecord {
   call: ToolCallIR;
@@ -35,6 +63,8 @@ export interface CallRecord {
   conversation_id: string | undefined;
   /** The person or key that made the call, when the store knows it (written on approval requests). */
   actor?: string | undefined;
+  /** The MCP session the call came from, when its client can answer what the upstream asks. */
+  client_relay?: ClientRelayTarget | undefined;
   state: CallState;
   /** The id the model gave the call (the finished event addresses its result to it); the row id when unknown. */
   provider_call_id?: string | undefined;

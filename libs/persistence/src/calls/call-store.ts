@@ -4,9 +4,10 @@ import type { PartialArgumentStates } from '@toolgate/contract';
 import type { GrammarCheck, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { MicroBatcher } from '../sql/micro-batcher';
 import { sql, type SqlPort } from '../sql/sql-port';
-import { ABANDONED_RUN_ATTEMPTS } from './call-repository';
+import { ABANDONED_RUN_ATTEMPTS, clientRelayOf } from './call-repository';
 import type {
   CallOutcome,
+  ClientRelayTarget,
   CallRecord,
   CallRepository,
   CallRun,
@@ -60,6 +61,8 @@ export interface CallRow {
   actor: string;
   /** The OAuth token the caller presented, for policies that key on its scopes or client. */
   callerOauth: PolicyOAuth | null;
+  /** The MCP session the call came from, when its client can answer what the upstream asks. */
+  clientRelay: ClientRelayTarget | null;
   conversationId: string | null;
   provider: string;
   providerCallId: string;
@@ -121,6 +124,8 @@ export interface TurnOwner {
   actor: string;
   /** Set when the caller presented an OAuth access token (at /mcp). */
   oauth?: PolicyOAuth | null;
+  /** Set when the calls come from an MCP session whose client can answer its upstream's requests. */
+  clientRelay?: ClientRelayTarget | null;
   conversationId: string | null;
   provider: string;
 }
@@ -167,6 +172,7 @@ interface CallColumns extends Record<string, unknown> {
   key_id: string | null;
   actor: string;
   caller_oauth: PolicyOAuth | null;
+  client_relay: unknown;
   conversation_id: string | null;
   provider: string;
   provider_call_id: string;
@@ -196,7 +202,7 @@ interface CallColumns extends Record<string, unknown> {
   partial_states: PartialArgumentStates | null;
 }
 
-const COLUMNS = `id, team_id, key_id, actor, caller_oauth, conversation_id, provider, provider_call_id, tool_id,
+const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check,
@@ -221,6 +227,7 @@ function rowOf(columns: CallColumns): CallRow {
     keyId: columns.key_id,
     actor: columns.actor,
     callerOauth: columns.caller_oauth,
+    clientRelay: clientRelayOf(columns.client_relay),
     conversationId: columns.conversation_id,
     provider: columns.provider,
     providerCallId: columns.provider_call_id,
@@ -267,6 +274,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
     provider_call_id: row.providerCallId,
     state: row.status,
   };
+  if (row.clientRelay !== null) record.client_relay = row.clientRelay;
   if (row.runId !== null) {
     // The holding run's own start is in the history; `started_at` is the call's first start.
     const last = row.runs.at(-1);
@@ -323,11 +331,11 @@ const NOW_MS = `floor(extract(epoch FROM clock_timestamp()) * 1000)`;
 // request committed after this statement began, which `DO NOTHING` would leave out.
 const RECORD_TURNS = sql(
   'calls.record_turns',
-  `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, conversation_id, provider,
+  `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider,
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, partial_states)
-   SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.conversation_id, r.provider,
+   SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
           CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
@@ -336,7 +344,7 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.partial_states
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
-          caller_oauth jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
+          caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb, input_check text,
@@ -535,6 +543,7 @@ export class CallStore implements CallRepository {
           key_id: owner.keyId,
           actor: owner.actor,
           caller_oauth: owner.oauth ?? null,
+          client_relay: owner.clientRelay ?? null,
           conversation_id: owner.conversationId,
           provider: owner.provider,
           provider_call_id: call.providerCallId,

@@ -36,6 +36,11 @@ export const GatewayChannel = {
   cancel: (prefix: string) => `${prefix}:gateway:call-cancel`,
   /** Call ids someone started streaming: workers publish those calls' progress events. */
   watch: (prefix: string) => `${prefix}:gateway:call-watch`,
+  /** What an upstream MCP server asks during a call, to the API process following relay `relayId`. */
+  relayToClient: (prefix: string, relayId: string) => `${prefix}:gateway:mcp-relay:${relayId}`,
+  /** The MCP clients' answers, to the process `runnerId` whose call asked. */
+  relayToRunner: (prefix: string, runnerId: string) =>
+    `${prefix}:gateway:mcp-relay-answers:${runnerId}`,
 };
 
 /**
