@@ -155,3 +155,5 @@ export {
   type ToolParametersSchema,
 } from './define-tool/define-tool';
 export { isRecord } from './json/is-record';
+export { zodFromToolIR, type ToolArgumentsSchema } from './zod-from-ir/zod-from-tool-ir';
+export type { ValidatorCheckedKeyword } from './zod-from-ir/relax-schema-for-zod';
