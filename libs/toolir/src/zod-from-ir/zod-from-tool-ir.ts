@@ -2,13 +2,17 @@ import { z } from 'zod';
 import { ToolgateError } from '../errors/toolgate-error';
 import { grammarOf } from '../input-format/text-input';
 import { parseJsonPointer } from '../json-schema/json-pointer';
+import { VALIDATOR_ISSUE } from '../validation/argument-errors-from-zod';
 import { compileValidator, type ValidatableTool } from '../validation/compile-validator';
 import { relaxSchemaForZod, type ValidatorCheckedKeyword } from './relax-schema-for-zod';
 
 /** A tool's arguments as a zod schema that accepts exactly what the IR's validator accepts. */
 export interface ToolArgumentsSchema<TArgs = Record<string, unknown>> {
-  /** Parses a call's arguments: the value has the validator's defaults filled in. */
-  readonly schema: z.ZodType<TArgs, unknown>;
+  /**
+   * Parses a call's arguments: the value has the validator's defaults filled in. Typed with the
+   * arguments' type on both sides, which the caller states (e.g. from `toolgate types`).
+   */
+  readonly schema: z.ZodType<TArgs, TArgs>;
   /** `true` when zod's own form of the schema is faithful and the IR's validator is not consulted. */
   readonly exact: boolean;
   /** What zod could not hold faithfully, checked by the IR's validator before zod parses. */
@@ -31,7 +35,7 @@ function validatorStep(tool: ValidatableTool): z.ZodType<unknown, unknown> {
         code: 'custom',
         path: error.path === '/' ? [] : (parseJsonPointer(error.path) ?? []),
         message: error.message,
-        params: { keyword: error.keyword, ...error.params },
+        params: { ...error.params, source: VALIDATOR_ISSUE, keyword: error.keyword },
       });
     }
     return z.NEVER;
@@ -79,7 +83,7 @@ export function zodFromToolIR<TArgs = Record<string, unknown>>(
   const schema = exact ? zodForm : validatorStep(tool).pipe(zodForm);
   const result: ToolArgumentsSchema<TArgs> = {
     // zod's form was built from this tool's own parameters, so its output is the tool's arguments.
-    schema: schema as z.ZodType<TArgs, unknown>,
+    schema: schema as z.ZodType<TArgs, TArgs>,
     exact,
     checkedByValidator,
   };
