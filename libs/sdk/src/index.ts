@@ -2,6 +2,8 @@ export { Toolgate } from './toolgate-client';
 export type {
   ToolgateOptions,
   ToolgateLogger,
+  ToolDefinition,
+  ToolDefinitionsQuery,
   ToolsQuery,
   ToolExport,
   ExecuteOptions,
@@ -66,6 +68,7 @@ export {
   type CallStreamEventName,
   type CreateCallsRequest,
 } from '@toolgate/contract';
+export { implementTool, type ImplementedTool } from './implement-tool';
 export {
   localTools,
   type LocalTools,
@@ -122,6 +125,11 @@ export {
   type DefinedTool,
   type DefineToolOptions,
   type DefineToolPresetOptions,
+  type DefinedTextTool,
+  type DefineTextToolOptions,
+  type TextToolArguments,
+  zodFromToolIR,
+  type ToolArgumentsSchema,
   type ToolHandler,
   type ToolHandlerContext,
   type ToolIR,

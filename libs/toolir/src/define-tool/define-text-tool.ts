@@ -4,7 +4,6 @@ import { TEXT_INPUT_PROPERTY, textInputParameters } from '../input-format/text-i
 import { parseToolIR } from '../ir/parse-tool-ir';
 import { TOOL_IR_SCHEMA_VERSION, type ToolGrammar, type ToolIR } from '../ir/tool-ir';
 import type { ArgumentValidationResult } from '../validation/argument-error';
-import { argumentErrorsFromZod } from '../validation/argument-errors-from-zod';
 import { zodFromToolIR } from '../zod-from-ir/zod-from-tool-ir';
 import type { DefineToolFields, ToolHandler } from './define-tool';
 
@@ -58,16 +57,15 @@ export function defineTextTool<TName extends string, TResult = unknown>(
     input_format: { type: 'text', ...(grammar === undefined ? {} : { grammar }) },
     parameters: textInputParameters(),
   });
-  const { schema } = zodFromToolIR<TextToolArguments>(tool);
+  const { schema, parseArguments } = zodFromToolIR<TextToolArguments>(tool);
   return {
     name: options.name,
     tool,
     parameters: schema,
     ...(handler === undefined ? {} : { handler }),
     parseArguments: (args: unknown): ArgumentValidationResult<string> => {
-      const parsed = schema.safeParse(args);
-      if (parsed.success) return { ok: true, value: parsed.data[TEXT_INPUT_PROPERTY] };
-      return { ok: false, errors: argumentErrorsFromZod(parsed.error) };
+      const parsed = parseArguments(args);
+      return parsed.ok ? { ok: true, value: parsed.value[TEXT_INPUT_PROPERTY] } : parsed;
     },
   };
 }

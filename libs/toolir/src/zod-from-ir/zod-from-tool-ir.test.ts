@@ -167,3 +167,21 @@ describe('zodFromToolIR', () => {
     expect(converted.checkedByValidator).toEqual([]);
   });
 });
+
+describe('zodFromToolIR().parseArguments', () => {
+  it('gives the argument errors validateArguments gives, and the same value', () => {
+    const tool: ValidatableTool = {
+      id: '00000000-0000-4000-8000-00000000a003',
+      version: '1.0.0',
+      parameters: {
+        type: 'object',
+        properties: { at: { type: 'string', format: 'date' }, n: { type: 'integer', default: 1 } },
+        required: ['at'],
+      },
+    };
+    const { parseArguments } = zodFromToolIR(tool);
+    for (const args of [{ at: '2026-12-06' }, { at: 'today', n: 'x' }, {}]) {
+      expect(parseArguments(args)).toEqual(validateArguments(tool, args));
+    }
+  });
+});

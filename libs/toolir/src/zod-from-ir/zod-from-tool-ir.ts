@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ToolgateError } from '../errors/toolgate-error';
 import { grammarOf } from '../input-format/text-input';
 import { parseJsonPointer } from '../json-schema/json-pointer';
-import { VALIDATOR_ISSUE } from '../validation/argument-errors-from-zod';
+import type { ArgumentValidationResult } from '../validation/argument-error';
+import { argumentErrorsFromZod, VALIDATOR_ISSUE } from '../validation/argument-errors-from-zod';
 import { compileValidator, type ValidatableTool } from '../validation/compile-validator';
 import { relaxSchemaForZod, type ValidatorCheckedKeyword } from './relax-schema-for-zod';
 
@@ -13,6 +14,8 @@ export interface ToolArgumentsSchema<TArgs = Record<string, unknown>> {
    * arguments' type on both sides, which the caller states (e.g. from `toolgate types`).
    */
   readonly schema: z.ZodType<TArgs, TArgs>;
+  /** Parses with `schema`, its issues as the argument errors `validateArguments` gives. */
+  readonly parseArguments: (args: unknown) => ArgumentValidationResult<TArgs>;
   /** `true` when zod's own form of the schema is faithful and the IR's validator is not consulted. */
   readonly exact: boolean;
   /** What zod could not hold faithfully, checked by the IR's validator before zod parses. */
@@ -81,9 +84,16 @@ export function zodFromToolIR<TArgs = Record<string, unknown>>(
   const exact = checkedByValidator.length === 0;
   // zod then parses what the validator accepted, which its more permissive form always accepts.
   const schema = exact ? zodForm : validatorStep(tool).pipe(zodForm);
+  // zod's form was built from this tool's own parameters, so its output is the tool's arguments.
+  const typed = schema as z.ZodType<TArgs, TArgs>;
   const result: ToolArgumentsSchema<TArgs> = {
-    // zod's form was built from this tool's own parameters, so its output is the tool's arguments.
-    schema: schema as z.ZodType<TArgs, TArgs>,
+    schema: typed,
+    parseArguments: (args) => {
+      const parsed = typed.safeParse(args);
+      return parsed.success
+        ? { ok: true, value: parsed.data }
+        : { ok: false, errors: argumentErrorsFromZod(parsed.error) };
+    },
     exact,
     checkedByValidator,
   };
