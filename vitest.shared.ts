@@ -20,6 +20,7 @@ export const toolgateAliases: Record<string, string> = {
   '@toolgate/persistence': path.join(workspaceRoot, 'libs/persistence/src/index.ts'),
   '@toolgate/gateway': path.join(workspaceRoot, 'libs/gateway/src/index.ts'),
   '@toolgate/sdk/testing': path.join(workspaceRoot, 'libs/sdk/test/support/fake-provider.ts'),
+  '@toolgate/sdk/cli': path.join(workspaceRoot, 'libs/sdk/cli/toolgate-cli.ts'),
   '@toolgate/sdk': path.join(workspaceRoot, 'libs/sdk/src/index.ts'),
   '@toolgate/contract': path.join(workspaceRoot, 'libs/contract/src/index.ts'),
 };

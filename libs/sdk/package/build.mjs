@@ -107,6 +107,43 @@ async function bundle(outDir) {
     esbuildPlugins: [workspaceLibsArePure()],
   });
   await placeDeclarations(outDir);
+  await build({
+    config: false,
+    entry: { [CLI.name]: path.join(sdkRoot, 'cli/toolgate.ts') },
+    outDir,
+    format: ['esm'],
+    outExtension: () => ({ js: '.js' }),
+    // The bin runs on Node only, which the package's engines field already asks for.
+    target: 'node20',
+    platform: 'node',
+    tsconfig: path.join(sdkRoot, 'package/tsconfig.json'),
+    dts: false,
+    sourcemap: false,
+    splitting: false,
+    treeshake: false,
+    banner: { js: '#!/usr/bin/env node' },
+    external: [/^(?!@toolgate\/)[^./]/],
+    noExternal: [/^@toolgate\//],
+    esbuildPlugins: [cliUsesThePackageEntry(), workspaceLibsArePure()],
+  });
+}
+
+/** The `toolgate` bin: an ES module for Node beside the entries, which it imports rather than copies. */
+const CLI = { name: 'cli', file: 'cli.js', entryImport: './index.js' };
+
+/** The CLI's imports of the SDK's own entry become imports of the package's ES module entry. */
+function cliUsesThePackageEntry() {
+  const entry = path.join(sdkRoot, 'src/index.ts');
+  return {
+    name: 'cli-uses-the-package-entry',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /\/src\/index$/ }, (args) =>
+        path.resolve(args.resolveDir, `${args.path}.ts`) === entry
+          ? { path: CLI.entryImport, external: true }
+          : undefined,
+      );
+    },
+  };
 }
 
 /**
@@ -184,6 +221,19 @@ async function checkOutput(outDir, { rootManifest, peerDependencies }) {
         );
       else runtime.add(packageNameOf(specifier));
     }
+  }
+  // The bin runs on Node: built-ins are fine there, and the entry it imports ships beside it.
+  for (const specifier of importedSpecifiers(await readFile(path.join(outDir, CLI.file), 'utf8'))) {
+    const name = packageNameOf(specifier);
+    if (
+      specifier === CLI.entryImport ||
+      specifier.startsWith('node:') ||
+      builtinModules.includes(name)
+    )
+      continue;
+    const problem = specifierProblem(specifier);
+    if (problem) problems.push(`${CLI.file}: ${problem}`);
+    else runtime.add(name);
   }
   const dependencies = {};
   for (const name of [...runtime].sort()) {
@@ -291,6 +341,7 @@ function packageManifest({ sdkManifest, rootManifest, runtime, providerPeers }) 
       `index${js}.map`,
       `index${dts}`,
     ]),
+    CLI.file,
     'README.md',
     'CHANGELOG.md',
   ];
@@ -315,6 +366,7 @@ function packageManifest({ sdkManifest, rootManifest, runtime, providerPeers }) 
       },
       './package.json': './package.json',
     },
+    bin: { toolgate: `./${CLI.file}` },
     files,
     ...dependencyFields(runtime, providerPeers),
   };

@@ -2,6 +2,8 @@ export { Toolgate } from './toolgate-client';
 export type {
   ToolgateOptions,
   ToolgateLogger,
+  ToolDefinition,
+  ToolDefinitionsQuery,
   ToolsQuery,
   ToolExport,
   ExecuteOptions,
@@ -70,6 +72,7 @@ export {
   type PartialArgumentStates,
   type PartialStateEntry,
 } from '@toolgate/contract';
+export { implementTool, type ImplementedTool } from './implement-tool';
 export {
   localTools,
   type LocalTools,
@@ -127,6 +130,11 @@ export {
   type DefinedTool,
   type DefineToolOptions,
   type DefineToolPresetOptions,
+  type DefinedTextTool,
+  type DefineTextToolOptions,
+  type TextToolArguments,
+  zodFromToolIR,
+  type ToolArgumentsSchema,
   type ToolHandler,
   type ToolHandlerContext,
   type ToolIR,

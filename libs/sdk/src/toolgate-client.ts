@@ -15,7 +15,7 @@ import {
   type RouteDefinition,
   type RouteRequest,
 } from '@toolgate/contract';
-import type { ToolResultIR } from '@toolgate/toolir';
+import { parseToolIR, ToolIRError, type ToolIR, type ToolResultIR } from '@toolgate/toolir';
 import {
   ToolgateInvalidResponseError,
   ToolgateNetworkError,
@@ -106,6 +106,25 @@ export interface ToolsQuery<TProvider extends Provider> {
   /** The `nextCursor` of the previous page. */
   cursor?: string;
   signal?: AbortSignal;
+}
+
+/** Which tool versions `toolDefinitions()` pulls. */
+export interface ToolDefinitionsQuery {
+  /** Per tool name: a version (`2.1.0`), a range (`^2.1`, `~2.1.3`), `stable` or `canary`. */
+  pins: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** One tool version as the registry holds it: its ToolIR, with the version its pin resolved to. */
+export interface ToolDefinition {
+  name: string;
+  toolId: string;
+  /** The exact version the pin resolved to (what a lockfile records). */
+  version: string;
+  /** The pin it was resolved from. */
+  pin: string;
+  /** The version's ToolIR, checked with `parseToolIR`. */
+  tool: ToolIR;
 }
 
 /** Tools in one wire format, ready for the provider request's `tools`, and how each version was chosen. */
@@ -412,6 +431,64 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
     const etag = headers.get('etag');
     if (etag !== null) this.exportCache.set(path, { etag, exported: structuredClone(fresh) });
     return this.remember(fresh);
+  }
+
+  /**
+   * The ToolIR of each pinned tool, at the version the gateway resolves its pin to for this
+   * caller (`GET /v1/exports` with the pins, then `GET /v1/tools/{id}/versions/{version}`), sorted
+   * by name: for `implementTool`, and for `toolgate types`. A name the catalog does not serve
+   * throws `invalid_options` naming it; a pin no version matches, `ToolgateApiError`
+   * `version_not_found`.
+   */
+  async toolDefinitions(query: ToolDefinitionsQuery): Promise<ToolDefinition[]> {
+    const names = Object.keys(query.pins).sort();
+    if (names.length === 0) return [];
+    const exported = await this.tools({
+      format: 'mcp',
+      names,
+      pins: query.pins,
+      ...(query.signal === undefined ? {} : { signal: query.signal }),
+    });
+    const resolved = new Map(exported.resolution.map((entry) => [entry.name, entry]));
+    const definitions: ToolDefinition[] = [];
+    for (const name of names) {
+      const resolution = resolved.get(name);
+      if (resolution === undefined) {
+        const skipped = exported.skipped.find((entry) => entry.name === name);
+        throw new ToolgateSdkError(
+          'invalid_options',
+          skipped === undefined
+            ? `The catalog of this key has no tool named "${name}".`
+            : `The gateway does not serve "${name}" (${skipped.reason}).`,
+        );
+      }
+      const route = routes.getToolVersion;
+      const path = routeUrl(route, {
+        params: { toolId: resolution.tool_id, version: resolution.version },
+      });
+      const what = `GET ${path}`;
+      const answer = await this.transport.send(
+        { route, path, safeToRetry: true, signal: query.signal },
+        (response) => readGatewayAnswer(route, response, what),
+      );
+      let tool: ToolIR;
+      try {
+        tool = parseToolIR(answer.body.ir);
+      } catch (error) {
+        if (!(error instanceof ToolIRError)) throw error;
+        throw new ToolgateInvalidResponseError(`${what} answered a ToolIR that does not parse`, {
+          issues: error.issues.map((issue) => `/ir${issue.path}: ${issue.message}`),
+        });
+      }
+      definitions.push({
+        name,
+        toolId: resolution.tool_id,
+        version: resolution.version,
+        pin: query.pins[name] ?? '',
+        tool,
+      });
+    }
+    return definitions;
   }
 
   /**

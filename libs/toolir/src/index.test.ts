@@ -25,6 +25,7 @@ describe('@toolgate/toolir public surface', () => {
     'cloneJson',
     'toToolgateError',
     'runsInline',
+    'zodFromToolIR',
   ])('exports the function %s', (name) => {
     expect(typeof (toolir as Record<string, unknown>)[name]).toBe('function');
   });

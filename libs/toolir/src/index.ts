@@ -154,4 +154,11 @@ export {
   type ToolHandlerResult,
   type ToolParametersSchema,
 } from './define-tool/define-tool';
+export type {
+  DefinedTextTool,
+  DefineTextToolOptions,
+  TextToolArguments,
+} from './define-tool/define-text-tool';
 export { isRecord } from './json/is-record';
+export { zodFromToolIR, type ToolArgumentsSchema } from './zod-from-ir/zod-from-tool-ir';
+export type { ValidatorCheckedKeyword } from './zod-from-ir/relax-schema-for-zod';

@@ -170,11 +170,12 @@ describe.skipIf(!onPglite)(
       await Promise.all([consumer?.dispose(), packed?.dispose(), api?.close()]);
     });
 
-    it('packs the bundles, their declarations, README and CHANGELOG, and nothing else', () => {
+    it('packs the bundles, their declarations, the toolgate bin, README and CHANGELOG, and nothing else', () => {
       // No TypeScript sources, no test support, no build script: only what `files` names.
       expect(packed.files).toEqual([
         'CHANGELOG.md',
         'README.md',
+        'cli.js',
         'index.cjs',
         'index.cjs.map',
         'index.d.cts',
@@ -196,6 +197,7 @@ describe.skipIf(!onPglite)(
         dependencies: Record<string, string>;
         peerDependencies: Record<string, string>;
         peerDependenciesMeta: Record<string, { optional: boolean }>;
+        bin: Record<string, string>;
       };
       const workspaceSdk = JSON.parse(
         await readFile(path.join(import.meta.dirname, '../../../../libs/sdk/package.json'), 'utf8'),
@@ -208,7 +210,14 @@ describe.skipIf(!onPglite)(
       for (const [name, range] of Object.entries(ranges)) {
         expect(`${name}@${range}`).toBe(workspacePin(name).replace(/@(?=[^@]+$)/, '@^'));
       }
-      expect(Object.keys(manifest.dependencies).sort()).toEqual(['ajv', 'ajv-formats']);
+      // re2js matches free-text grammars; json-schema-to-typescript writes the bin's types.
+      expect(Object.keys(manifest.dependencies).sort()).toEqual([
+        'ajv',
+        'ajv-formats',
+        'json-schema-to-typescript',
+        're2js',
+      ]);
+      expect(manifest.bin).toEqual({ toolgate: './cli.js' });
       // zod is the app's own (its schemas go into defineTool); the provider SDKs only if called.
       expect(Object.keys(manifest.peerDependencies).sort()).toEqual([
         '@anthropic-ai/sdk',
@@ -223,6 +232,25 @@ describe.skipIf(!onPglite)(
       });
       // The workspace libs are inside the bundles: the install brings no other @toolgate package.
       expect(await readdir(installed)).toEqual(['sdk']);
+    });
+
+    it('runs `npx toolgate types` from the installed package against the gateway', async () => {
+      const { stdout } = await consumer.run(
+        'npx',
+        ['toolgate', 'types', '--pin', `${weather.name}@^1`],
+        {
+          TOOLGATE_URL: baseUrl,
+          TOOLGATE_API_KEY: team.key,
+        },
+      );
+      expect(stdout).toContain(`${weather.name}@1.0.0`);
+      const lockfile = JSON.parse(
+        await readFile(path.join(consumer.dir, 'toolgate-types.lock.json'), 'utf8'),
+      ) as { tools: Record<string, { version: string }> };
+      expect(lockfile.tools[weather.name]?.version).toBe('1.0.0');
+      expect(await readFile(path.join(consumer.dir, 'toolgate-tools.ts'), 'utf8')).toContain(
+        'export interface ToolgateTools',
+      );
     });
 
     it('type-checks an app with moduleResolution bundler (strict, skipLibCheck off)', async () => {

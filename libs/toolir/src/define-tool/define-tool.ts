@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ToolgateError } from '../errors/toolgate-error';
+import { defineTextTool } from './define-text-tool';
 import { TOOL_ID_NAMESPACE, uuidV5 } from '../hash/uuid-v5';
-import { parseToolIR, toJsonPointer } from '../ir/parse-tool-ir';
+import { parseToolIR } from '../ir/parse-tool-ir';
+import { argumentErrorsFromZod } from '../validation/argument-errors-from-zod';
 import { mapSchema } from '../json-schema/walk-schema';
 import {
   TOOL_IR_SCHEMA_VERSION,
@@ -10,7 +12,7 @@ import {
   type ToolIR,
   type ToolIRInput,
 } from '../ir/tool-ir';
-import type { ArgumentError, ArgumentValidationResult } from '../validation/argument-error';
+import type { ArgumentValidationResult } from '../validation/argument-error';
 
 /** What a handler gets besides its arguments. */
 export interface ToolHandlerContext {
@@ -112,13 +114,6 @@ function dropSafeIntegerBounds(subschema: Record<string, unknown>): Record<strin
   };
 }
 
-function argumentErrorsFromZod(error: z.ZodError): ArgumentError[] {
-  return error.issues.map((issue) => {
-    const path = toJsonPointer(issue.path);
-    return { path, keyword: issue.code, message: `${path} ${issue.message}` };
-  });
-}
-
 function defineToolOf<
   TName extends string,
   TParams extends ToolParametersSchema,
@@ -195,8 +190,12 @@ function preset(behavior: ToolBehavior): DefineToolPreset {
  * - `defineTool.readonly`: a lookup. Reads only, idempotent (retried on transient failures), never needs approval.
  * - `defineTool.write`: changes state that can be restored; not idempotent unless `behavior: { idempotent: true }`.
  * - `defineTool.destructive`: may delete or overwrite for good; always needs a person's approval.
+ *
+ * `defineTool.text` defines a free-text tool: the handler gets the model's text, matched against an
+ * optional regex grammar first.
  */
 export const defineTool = Object.assign(defineToolOf, {
+  text: defineTextTool,
   readonly: preset({
     readonly: true,
     destructive: false,
