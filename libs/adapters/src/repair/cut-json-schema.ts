@@ -1,4 +1,4 @@
-import { isRecord } from '@toolgate/toolir';
+import { IN_PLACE_KEYWORDS, isRecord } from '@toolgate/toolir';
 import { resolveLocalRef } from '../shared/json-schema/resolve-local-ref';
 import type { JsonSlot } from '../stream/partial-json-parser';
 
@@ -6,21 +6,14 @@ type SchemaNode = Record<string, unknown>;
 
 // Keywords under which whether a property is required, or which values it takes, depends on
 // other subschemas or on the data: a repair cannot read the answer off one node, so it decides nothing.
-const UNDECIDABLE_KEYWORDS = [
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'dependentSchemas',
+const UNDECIDABLE_KEYWORDS: readonly string[] = [
+  ...IN_PLACE_KEYWORDS,
   'dependentRequired',
   'unevaluatedProperties',
   'unevaluatedItems',
   '$dynamicRef',
   '$recursiveRef',
-] as const;
+];
 
 // What may stand beside a `$ref` without changing what it means for a repair.
 const REF_SIBLINGS = new Set([

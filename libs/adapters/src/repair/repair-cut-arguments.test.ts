@@ -186,6 +186,11 @@ describe('repairCutArguments: ambiguous cuts are refused', () => {
     expect(refused('{"query":"a","exact":n')).toContain('/exact');
   });
 
+  it('refuses a cut document nested deeper than it reads, in time linear in its length', () => {
+    const deep = `{"query":"a","tags":${'['.repeat(200_000)}`;
+    expect(refused(deep)).toContain('nested deeper than 64 levels');
+  });
+
   it('refuses text that is not a cut JSON object', () => {
     expect(refused('')).toContain('no argument text');
     expect(refused('{"query":"a"]')).toContain('not valid JSON');

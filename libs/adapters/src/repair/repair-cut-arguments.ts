@@ -58,6 +58,30 @@ export type RepairCutArgumentsResult =
       errors?: ArgumentError[];
     };
 
+/** An open container with its slots from the root (`[]` for the root). */
+interface Level {
+  kind: OpenJsonContainer['kind'];
+  path: JsonSlot[];
+}
+
+/** How deep a cut document a repair reads. */
+const MAX_REPAIR_DEPTH = 64;
+
+function levelsOf(open: readonly OpenJsonContainer[]): Level[] {
+  const levels: Level[] = [];
+  for (const container of open) {
+    const parent = levels.at(-1);
+    levels.push({
+      kind: container.kind,
+      path:
+        parent === undefined || container.slot === undefined
+          ? []
+          : [...parent.path, container.slot],
+    });
+  }
+  return levels;
+}
+
 /** A cut value waiting to be dropped from its container, or refused. */
 interface PendingCut {
   slot: JsonSlot;
@@ -135,15 +159,18 @@ function completeCut(
 ): string | undefined {
   const { report } = context;
   const root = context.tool.parameters;
-  const open = cut.open;
-  if (open[0]?.kind !== 'object') return 'the arguments are not a JSON object';
+  if (cut.open[0]?.kind !== 'object') return 'the arguments are not a JSON object';
+  // Paths are built per level, so the work grows with the square of the depth: bounded.
+  if (cut.open.length > MAX_REPAIR_DEPTH)
+    return `the arguments are nested deeper than ${MAX_REPAIR_DEPTH} levels`;
+  const open = levelsOf(cut.open);
   const schemas = schemasOf(root, open);
   const innermost = open.length - 1;
   let pending: PendingCut | undefined;
   // An array that was promised another element (after `[` or `,`) cannot be closed.
   let wantsMore = false;
   const at = cut.at;
-  const last = open[innermost] as OpenJsonContainer;
+  const last = open[innermost] as Level;
   switch (at.kind) {
     case 'nothing':
     case 'between':
@@ -172,7 +199,7 @@ function completeCut(
     }
   }
   for (let level = innermost; level >= 0; level--) {
-    const container = open[level] as OpenJsonContainer;
+    const container = open[level] as Level;
     const node = containerAt(value, container.path);
     const schema = schemas[level];
     if (pending !== undefined && container.kind === 'object') {
@@ -217,7 +244,7 @@ function describeCut(cut: CutMemberKind): string {
 /** Why the cut value at `slot` cannot be left out of its object; undefined when it can. */
 function whyNotDroppable(
   root: Record<string, unknown>,
-  at: { container: OpenJsonContainer; schema: PlainSchema | undefined; slot: JsonSlot },
+  at: { container: Level; schema: PlainSchema | undefined; slot: JsonSlot },
 ): string | undefined {
   const path = pointerOf([...at.container.path, at.slot]);
   if (at.schema === undefined)
@@ -235,7 +262,7 @@ function whyNotDroppable(
 /** The readable schema of each open container, outermost first (undefined where it cannot be read). */
 function schemasOf(
   root: Record<string, unknown>,
-  open: readonly OpenJsonContainer[],
+  open: readonly Level[],
 ): Array<PlainSchema | undefined> {
   const schemas: Array<PlainSchema | undefined> = [];
   for (const [level, container] of open.entries()) {
@@ -254,7 +281,7 @@ function fillDefaults(
   value: Record<string, unknown>,
   context: {
     root: Record<string, unknown>;
-    open: readonly OpenJsonContainer[];
+    open: readonly Level[];
     schemas: ReadonlyArray<PlainSchema | undefined>;
     report: CutArgumentsRepair;
   },

@@ -413,7 +413,7 @@ describe('createPartialJsonParser', () => {
         parser.end();
         return parser.cut();
       };
-      const root = { kind: 'object', path: [], complete: 0 };
+      const root = { kind: 'object', slot: undefined, complete: 0 };
       expect(cutOf('{"a": 1')).toEqual({ open: [root], at: { kind: 'number', slot: 'a' } });
       expect(cutOf('{"a": 1 ')).toEqual({ open: [root], at: { kind: 'between' } });
       expect(cutOf('{"a": "x', 3)).toEqual({ open: [root], at: { kind: 'string', slot: 'a' } });
@@ -430,9 +430,9 @@ describe('createPartialJsonParser', () => {
       expect(cutOf('{"a": [1, {"b": [')).toEqual({
         open: [
           root,
-          { kind: 'array', path: ['a'], complete: 1 },
-          { kind: 'object', path: ['a', 1], complete: 0 },
-          { kind: 'array', path: ['a', 1, 'b'], complete: 0 },
+          { kind: 'array', slot: 'a', complete: 1 },
+          { kind: 'object', slot: 1, complete: 0 },
+          { kind: 'array', slot: 'b', complete: 0 },
         ],
         at: { kind: 'value_start', slot: 0 },
       });

@@ -61,8 +61,8 @@ export type JsonSlot = string | number;
 /** One container left open by the end of the document. */
 export interface OpenJsonContainer {
   readonly kind: 'object' | 'array';
-  /** Its slots from the root (`[]` for the root). */
-  readonly path: readonly JsonSlot[];
+  /** Its slot in the container before it in `JsonCut.open`; undefined for the root. */
+  readonly slot: JsonSlot | undefined;
   /** For an array: how many elements were complete before the end. */
   readonly complete: number;
 }
@@ -1007,18 +1007,16 @@ function describeCut(
   top: Frame | null,
   token: { literal: string; inKey: boolean },
 ): JsonCut {
-  const frames: Frame[] = [];
-  for (let frame = top; frame !== null; frame = frame.parent) frames.unshift(frame);
+  // Linear in the depth: a cut document may be nested as deep as its length.
   const open: OpenJsonContainer[] = [];
-  const path: JsonSlot[] = [];
-  for (const frame of frames) {
-    if (frame.parent !== null) path.push(frame.slot);
+  for (let frame = top; frame !== null; frame = frame.parent) {
     open.push({
       kind: frame.isArray ? 'array' : 'object',
-      path: [...path],
+      slot: frame.parent === null ? undefined : frame.slot,
       complete: frame.isArray ? frame.index : 0,
     });
   }
+  open.reverse();
   const slot: JsonSlot | undefined = top === null ? undefined : top.isArray ? top.index : top.key;
   const { literal, inKey } = token;
   switch (state) {

@@ -148,6 +148,56 @@ export const CallSummarySchema = z
   .meta({ id: 'CallSummary' });
 export type CallSummary = z.infer<typeof CallSummarySchema>;
 
+const CutPointerSchema = z.string().meta({ description: 'JSON Pointer into the arguments.' });
+
+/** What every repair record says of the text that arrived. */
+const CutTextFields = {
+  received: z.number().int().min(0).meta({ description: 'Characters of arguments that arrived.' }),
+  raw_arguments: z.string().meta({ description: 'The argument text that arrived.' }),
+};
+
+/** What happened to a call whose arguments were cut off (the model's output ended inside them). */
+export const CallArgumentsRepairSchema = z
+  .discriminatedUnion('outcome', [
+    z.object({
+      outcome: z.literal('repaired').meta({
+        description:
+          'The tool version opts in (`repair_cut_arguments`) and the schema left one completion, which validated: the call ran with `arguments` as completed.',
+      }),
+      ...CutTextFields,
+      closed: z.array(CutPointerSchema).meta({
+        description: 'Objects (and full arrays) closed, innermost first.',
+      }),
+      completed: z
+        .array(z.object({ path: CutPointerSchema, value: z.union([z.boolean(), z.null()]) }))
+        .meta({ description: 'Literals completed from their first letters (`tr` -> `true`).' }),
+      dropped: z
+        .array(
+          z.object({
+            path: CutPointerSchema,
+            cut: z.enum(['member_name', 'no_value', 'string', 'number', 'array']),
+          }),
+        )
+        .meta({
+          description:
+            'Unfinished members left out: a member whose key was cut (`member_name`, the path is its object), or an optional property without default or fixed values whose value was missing (`no_value`) or cut (`string`, `number`, `array`).',
+        }),
+      filled: z.array(z.object({ path: CutPointerSchema, value: z.unknown() })).meta({
+        description: 'Defaults of missing optional properties, filled in the closed objects.',
+      }),
+    }),
+    z.object({
+      outcome: z.literal('not_repaired').meta({
+        description:
+          'The call was answered `incomplete_arguments` and never ran: its version does not opt in, or no completion was certain.',
+      }),
+      ...CutTextFields,
+      reason: z.string().meta({ description: 'Why the arguments were not completed.' }),
+    }),
+  ])
+  .meta({ id: 'CallArgumentsRepair' });
+export type CallArgumentsRepair = z.infer<typeof CallArgumentsRepairSchema>;
+
 export const CallSchema = z
   .object({
     id: CallIdSchema,
@@ -188,6 +238,10 @@ export const CallSchema = z
     input_check: z.enum(['regex', 'not_checked']).nullable().meta({
       description:
         "How a free-text call's input was checked against its tool version's grammar: `regex` (matched before the tool ran; a mismatch is `invalid_arguments`), `not_checked` (a Lark grammar: no maintained JavaScript parser exists, so the input ran unchecked); null for JSON calls and free text without a grammar.",
+    }),
+    arguments_repair: CallArgumentsRepairSchema.nullable().meta({
+      description:
+        "Set for a call whose arguments were cut off (the model's output ended inside them): `repaired` (completed from the schema and run) or `not_repaired` (answered `incomplete_arguments`); null for a call whose arguments arrived whole.",
     }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),
