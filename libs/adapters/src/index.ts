@@ -40,7 +40,16 @@ export { checkWireTools, type WireProblem } from './shared/provider-limits/check
 export { CONSERVATIVE_BEHAVIOR, toolIdFromName } from './shared/import-tool';
 export { toWireName } from './shared/names/tool-name-map';
 export { toWireCallId } from './shared/names/call-id';
-export { invalidArgumentsResult } from './shared/invalid-arguments-result';
+export {
+  invalidArgumentsResult,
+  incompleteArgumentsResult,
+} from './shared/invalid-arguments-result';
+export {
+  repairCutArguments,
+  type CutArgumentsRepair,
+  type CutMemberKind,
+  type RepairCutArgumentsResult,
+} from './repair/repair-cut-arguments';
 
 export { openAIChatAdapter, type OpenAIChatAdapter } from './openai-chat/openai-chat-adapter';
 export type {
@@ -141,6 +150,11 @@ export {
   type PartialJson,
   type PartialJsonParser,
   type PartialJsonParserOptions,
+  type JsonCut,
+  type JsonCutPoint,
+  type JsonSlot,
+  type OpenJsonContainer,
+  isCutJson,
   type InvalidJsonDetails,
   type IncompleteJsonDetails,
   type SseJsonDecoder,

@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getAdapter, parseToolSearches, toolIdFromName } from './index';
 import { parseToolIR } from '@toolgate/toolir';
 // #endregion
+// #region README example: repair imports
+import { repairCutArguments } from './repair/repair-cut-arguments';
+// #endregion
 
 const README = new URL('../README.md', import.meta.url);
 const SELF = new URL(import.meta.url);
@@ -24,16 +27,21 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Checks that the README holds the imports region and the example region as one block. */
+function expectInReadme(importsRegion: string, exampleRegion: string): void {
+  const source = readFileSync(SELF, 'utf8');
+  const imports = region(source, importsRegion).replace(
+    /from '\.\/[^']*';/g,
+    "from '@toolgate/adapters';",
+  );
+  const example = `${imports}\n\n${region(source, exampleRegion)}`;
+  const blocks = [...readFileSync(README, 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)];
+  expect(blocks.map((block) => (block[1] ?? '').trimEnd())).toContain(example);
+}
+
 describe('README example: deferred loading and tool search', () => {
   it('is the code this test runs, word for word', () => {
-    const source = readFileSync(SELF, 'utf8');
-    const imports = region(source, 'README example: imports').replace(
-      "from './index';",
-      "from '@toolgate/adapters';",
-    );
-    const example = `${imports}\n\n${region(source, 'README example: tool search')}`;
-    const blocks = [...readFileSync(README, 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)];
-    expect(blocks.map((block) => (block[1] ?? '').trimEnd())).toContain(example);
+    expectInReadme('README example: imports', 'README example: tool search');
   });
 
   it('defers tools, reads what a search loaded, and reports formats without deferred loading', () => {
@@ -94,6 +102,53 @@ describe('README example: deferred loading and tool search', () => {
       [4, { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }],
       ['refund a payment', ['payments_refund']],
       [3, 'defer_loading'],
+    ]);
+  });
+});
+
+describe('README example: cut-off arguments', () => {
+  it('is the code this test runs, word for word', () => {
+    expectInReadme('README example: repair imports', 'README example: repair');
+  });
+
+  it('completes a cut call of an opted-in tool and refuses an ambiguous one', () => {
+    const printed: unknown[][] = [];
+    vi.spyOn(console, 'log').mockImplementation((...values: unknown[]) => {
+      printed.push(values);
+    });
+    // #region README example: repair
+    const search = parseToolIR({
+      schema_version: '1.0',
+      id: toolIdFromName('search'),
+      name: 'search',
+      version: '1.0.0',
+      description: 'Search the web.',
+      parameters: {
+        type: 'object',
+        properties: {
+          query: { type: 'string' },
+          limit: { type: 'integer', default: 10 },
+          note: { type: 'string' },
+        },
+        required: ['query'],
+      },
+      behavior: { readonly: true, destructive: false, idempotent: true },
+      constraints: { timeout_ms: 5000 },
+      repair_cut_arguments: true,
+    });
+
+    // The model hit its token limit inside an optional free-text note.
+    const repaired = repairCutArguments('{"query": "trams in Oslo", "note": "after mid', search);
+    if (repaired.ok) console.log(repaired.arguments, repaired.repair.dropped);
+    // { query: 'trams in Oslo', limit: 10 } [ { path: '/note', cut: 'string' } ]
+
+    // Inside the required query, any continuation was possible: no repair.
+    const refused = repairCutArguments('{"query": "trams in Os', search);
+    if (!refused.ok) console.log(refused.reason); // /query is required, and its string value was cut off
+    // #endregion
+    expect(printed).toEqual([
+      [{ query: 'trams in Oslo', limit: 10 }, [{ path: '/note', cut: 'string' }]],
+      ['/query is required, and its string value was cut off'],
     ]);
   });
 });

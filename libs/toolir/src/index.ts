@@ -97,7 +97,7 @@ export {
   type ChildSubschema,
 } from './json-schema/walk-schema';
 export { schemaKeywords } from './json-schema/schema-keywords';
-export { findUnguardedCycles } from './json-schema/find-unguarded-cycles';
+export { IN_PLACE_KEYWORDS, findUnguardedCycles } from './json-schema/find-unguarded-cycles';
 export { validateArguments } from './validation/validate-arguments';
 export {
   compileValidator,

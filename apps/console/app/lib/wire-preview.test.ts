@@ -21,6 +21,7 @@ function call(fields: Partial<Call>): Call {
     decision: null,
     input_check: null,
     partial_states: null,
+    arguments_repair: null,
     created_at: '2026-01-01T00:00:00Z',
     started_at: null,
     finished_at: null,

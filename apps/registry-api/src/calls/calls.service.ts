@@ -54,6 +54,7 @@ import {
 import { sunsetException } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
+import { settleCutCall, type CutCallOutcome } from './cut-call-repair';
 import { GatewayHost } from './gateway-host';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway-options';
 
@@ -136,6 +137,7 @@ export function callToDto(row: CallRow): Call {
           },
     input_check: row.inputCheck,
     partial_states: row.partialStates,
+    arguments_repair: row.argumentsRepair,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
@@ -227,19 +229,33 @@ export class CallsService {
         );
       }
     }
-    if (parsed.errors.length > 0) {
+    // Arguments that just stop (the model hit its token limit) are a call the model made: it is
+    // recorded and answered (repaired or incomplete_arguments); malformed ones refuse the request.
+    const malformed = parsed.errors.filter((error) => error.details.cut !== true);
+    if (malformed.length > 0) {
       throw new ToolException(
         'invalid_payload',
         'The arguments of some tool calls are not a JSON object.',
         {
-          issues: parsed.errors.map((error) => ({
+          issues: malformed.map((error) => ({
             path: `/body/payload${error.path === '/' ? '' : error.path}`,
             message: error.message,
           })),
         },
       );
     }
-    return { provider, calls: parsed.calls, synthesizedIds: new Set(parsed.synthesizedIds) };
+    const cut = parsed.errors.map((error): ToolCallIR => ({
+      id: error.details.callId,
+      name: error.details.name,
+      arguments: {},
+      raw_arguments: error.details.rawArguments,
+      cut: true,
+    }));
+    return {
+      provider,
+      calls: [...parsed.calls, ...cut],
+      synthesizedIds: new Set(parsed.synthesizedIds),
+    };
   }
 
   /**
@@ -345,24 +361,37 @@ export class CallsService {
     }
     const partialStates = partialStatesByCall(input);
     const resolved = await this.resolve(principal, input.calls, input.versions ?? {});
+    const cutOutcomes = settleCutCalls(resolved);
     // A turn of readonly tools declared inline, none waiting for another, runs here with no queue
     // hop; anything else goes through the queue.
     const inline = resolved.every(
       ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
     );
-    const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }) => ({
-      id: randomUUID(),
-      providerCallId: call.id,
-      toolId: tool.id,
-      toolName: tool.name,
-      toolVersion: version,
-      arguments: call.arguments,
-      argumentsHash: hashArguments(call.arguments),
-      idempotencyKey: this.idempotencyKeyOf(input, call),
-      inputCheck: grammarCheckOf(ir),
-      partialStates: partialStates.get(call.id),
-      ...(inline ? { run: this.gateway.inlineRun() } : {}),
-    }));
+    const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }, index) => {
+      const cut = cutOutcomes[index];
+      const args = cut?.kind === 'repaired' ? cut.arguments : call.arguments;
+      return {
+        id: randomUUID(),
+        providerCallId: call.id,
+        toolId: tool.id,
+        toolName: tool.name,
+        toolVersion: version,
+        arguments: args,
+        // A call that never runs is told apart by the text that arrived, its arguments being empty.
+        argumentsHash: hashArguments(
+          cut?.kind === 'not_repaired' ? (call.raw_arguments ?? '') : args,
+        ),
+        idempotencyKey: this.idempotencyKeyOf(input, call),
+        inputCheck: grammarCheckOf(ir),
+        partialStates: partialStates.get(call.id),
+        ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
+        ...(cut?.kind === 'not_repaired'
+          ? { refusal: cut.refusal }
+          : inline
+            ? { run: this.gateway.inlineRun() }
+            : {}),
+      };
+    });
     const recorded = await this.gateway.calls.recordTurn(
       {
         teamId,
@@ -398,6 +427,8 @@ export class CallsService {
     const waiter = this.watch(recorded.rows);
     const fresh = resolved.flatMap((entry, index) => {
       const row = recorded.rows[index];
+      // A cut call that was not repaired is recorded final: nothing runs it.
+      if (cutOutcomes[index]?.kind === 'not_repaired') return [];
       return row !== undefined && recorded.inserted.has(row.id) ? [{ row, tool: entry.ir }] : [];
     });
     if (inline) this.gateway.runInline(fresh);
@@ -686,6 +717,30 @@ export function resolveCallVersion(input: {
     }
     return { kind: 'refused', message: `tool "${tool.name}": ${error.message}` };
   }
+}
+
+/**
+ * Repairs or refuses each cut call of a turn (undefined for whole ones). Arguments a repair
+ * completed come from provider text the body guard never saw, so they are checked as parsed ones are.
+ */
+function settleCutCalls(resolved: readonly ResolvedCall[]): Array<CutCallOutcome | undefined> {
+  const outcomes = resolved.map(({ call, ir }) =>
+    call.cut === true ? settleCutCall(call, ir) : undefined,
+  );
+  const issues: ProblemIssue[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome?.kind !== 'repaired') return;
+    const problem = findValueTextProblem(outcome.arguments, `/calls/${index}/arguments`);
+    if (problem !== undefined) issues.push({ path: problem.pointer, message: problem.message });
+  });
+  if (issues.length > 0) {
+    throw new ToolException(
+      'invalid_payload',
+      'The arguments of a tool call hold text this gateway does not accept.',
+      { issues },
+    );
+  }
+  return outcomes;
 }
 
 function isSameCall(existing: CallRow, wanted: NewCallRow | undefined): boolean {

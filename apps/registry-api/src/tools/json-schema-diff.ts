@@ -31,6 +31,9 @@ const BREAKING: Record<SchemaChangeKind, boolean> = {
   // Whether a new grammar accepts every input the old one did is undecidable for context-free
   // grammars (and costly for regexes): a changed grammar asks for a major.
   grammar_changed: true,
+  // Only calls the model did not finish are affected; every complete call runs as before.
+  cut_argument_repair_enabled: false,
+  cut_argument_repair_disabled: false,
 };
 
 // Lower bounds: raising them rejects inputs that were valid. Upper bounds: lowering them does.

@@ -62,4 +62,14 @@ describe('diffToolInputs', () => {
       ),
     ).toEqual([['grammar_changed', true]]);
   });
+
+  it('lists turning cut-off argument repair on or off as a non-breaking change', () => {
+    const repairing = { ...jsonTool, repair_cut_arguments: true };
+    expect(kinds(jsonTool, repairing)).toEqual([['cut_argument_repair_enabled', false]]);
+    expect(kinds(repairing, { ...jsonTool, repair_cut_arguments: false })).toEqual([
+      ['cut_argument_repair_disabled', false],
+    ]);
+    expect(kinds(repairing, repairing)).toEqual([]);
+    expect(kinds(jsonTool, { ...jsonTool, repair_cut_arguments: false })).toEqual([]);
+  });
 });

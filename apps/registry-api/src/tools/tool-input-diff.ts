@@ -66,13 +66,40 @@ function diffInputFormats(before: ToolInputFormat, after: ToolInputFormat): Sche
   ];
 }
 
+/** Whether a version opts in to completing cut-off arguments (absent, as before the field existed, is off). */
+function repairsCutArguments(ir: StoredIr): boolean {
+  return fieldOf(ir, 'repair_cut_arguments') === true;
+}
+
+/** Turning cut-off argument repair on or off: a minor change, since complete calls are untouched. */
+function diffCutArgumentRepair(before: StoredIr, after: StoredIr): SchemaChange[] {
+  const was = repairsCutArguments(before);
+  const is = repairsCutArguments(after);
+  if (was === is) return [];
+  return [
+    is
+      ? change(
+          'cut_argument_repair_enabled',
+          '/repair_cut_arguments',
+          'calls whose arguments were cut off are now completed where the schema allows it and run',
+        )
+      : change(
+          'cut_argument_repair_disabled',
+          '/repair_cut_arguments',
+          'calls whose arguments were cut off are no longer completed: they are answered incomplete_arguments',
+        ),
+  ];
+}
+
 /**
  * Compares the inputs of two versions: the input format and grammar first, then the parameters
- * schemas (JSON Schema diff). A change is breaking when an existing caller's call may now fail.
+ * schemas (JSON Schema diff), then whether cut-off arguments are repaired. A change is breaking
+ * when an existing caller's call may now fail.
  */
 export function diffToolInputs(before: StoredIr, after: StoredIr): SchemaChange[] {
   return [
     ...diffInputFormats(inputFormatOf(before), inputFormatOf(after)),
+    ...diffCutArgumentRepair(before, after),
     ...diffInputSchemas(fieldOf(before, 'parameters'), fieldOf(after, 'parameters'), '/parameters'),
   ];
 }

@@ -23,6 +23,8 @@ export async function createBuiltinTool(
     parameters?: Record<string, unknown>;
     /** A free-text tool's input format (give `textInputParameters()` as `parameters` with it). */
     input_format?: ToolInputFormat;
+    /** Opts the version in to repairing cut-off arguments. */
+    repair_cut_arguments?: boolean;
     visibility?: 'private' | 'public';
     behavior?: {
       readonly?: boolean;
@@ -41,6 +43,9 @@ export async function createBuiltinTool(
     ...(fields.description === undefined ? {} : { description: fields.description }),
     ...(fields.parameters === undefined ? {} : { parameters: fields.parameters }),
     ...(fields.input_format === undefined ? {} : { input_format: fields.input_format }),
+    ...(fields.repair_cut_arguments === undefined
+      ? {}
+      : { repair_cut_arguments: fields.repair_cut_arguments }),
     behavior: {
       readonly: true,
       destructive: false,

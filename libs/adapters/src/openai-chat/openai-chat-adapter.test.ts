@@ -209,7 +209,7 @@ describe('openai-chat calls', () => {
     expect(adapter.callsFromWire(message?.tool_calls)).toEqual(adapter.callsFromWire(completion));
   });
 
-  it('turns truncated JSON into a typed error that carries the raw text, never a SyntaxError', () => {
+  it('turns truncated JSON into a typed error that carries the raw text and says it was cut, never a SyntaxError', () => {
     const parsed = adapter.parseCalls(truncated);
     expect(parsed.calls.map((call) => call.id)).toEqual(['call_ok']);
     const error = parsed.errors[0];
@@ -223,6 +223,8 @@ describe('openai-chat calls', () => {
       callId: 'call_bad',
       name: 'get_current_weather',
       rawArguments: '{"location": "Ber',
+      // Nothing in the text is wrong, it just stops: the response hit its token limit.
+      cut: true,
     });
     expect(() => adapter.callsFromWire(truncated)).toThrow(InvalidToolArgumentsError);
 
@@ -230,17 +232,35 @@ describe('openai-chat calls', () => {
     expect(result).toMatchObject({
       call_id: 'call_bad',
       ok: false,
-      error: {
-        code: 'invalid_arguments',
-        retryable: false,
-        details: { raw_arguments: '{"location": "Ber' },
-      },
+      error: { code: 'incomplete_arguments', retryable: false, details: { received: 17 } },
     });
     const [message] = adapter.resultsToWire([result]);
     expect(message?.role).toBe('tool');
     expect(JSON.parse(message?.content as string)).toMatchObject({
-      error: { code: 'invalid_arguments' },
+      error: { code: 'incomplete_arguments' },
     });
+
+    const malformed = adapter.parseCalls({
+      ...truncated,
+      choices: [
+        {
+          ...truncated.choices[0],
+          message: {
+            ...truncated.choices[0]!.message,
+            tool_calls: [
+              {
+                ...truncated.choices[0]!.message.tool_calls[1]!,
+                function: { name: 'get_current_weather', arguments: '{"location": Ber}' },
+              },
+            ],
+          },
+        },
+      ],
+    }).errors[0];
+    expect(malformed?.details).not.toHaveProperty('cut');
+    expect(invalidArgumentsResult(malformed as InvalidToolArgumentsError).error?.code).toBe(
+      'invalid_arguments',
+    );
   });
 
   it('treats "" as invalid for a tool with required parameters, and non-object JSON as invalid', () => {

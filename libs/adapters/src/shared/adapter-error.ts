@@ -56,6 +56,11 @@ export interface InvalidToolArgumentsDetails extends AdapterErrorDetails {
   rawArguments: string;
   /** Character offset of the syntax error, when the parser reports one. */
   position?: number;
+  /**
+   * The text is an unfinished JSON document, not a malformed one: the output ended inside it (the
+   * model hit its token limit). Such a call can be repaired (`repairCutArguments`).
+   */
+  cut?: true;
 }
 
 /** A call whose `arguments` text is not a JSON object: carries the raw text so the model can be told to fix it. */

@@ -4,6 +4,7 @@ import { InvalidToolArgumentsError } from './adapter-error';
 import { dropStrictNulls } from './json-schema/drop-strict-nulls';
 import type { Provider } from './provider';
 import { safeParseJson } from './safe-parse-json';
+import { isCutJson } from '../stream/is-cut-json';
 
 /** Where the arguments text came from, for the error that carries it. */
 export interface ArgumentsSource {
@@ -41,10 +42,17 @@ export function readArgumentsText(
   }
   const parsed = safeParseJson(text);
   if (!parsed.ok) {
-    return new InvalidToolArgumentsError(`arguments are not valid JSON: ${parsed.error.message}`, {
-      ...details,
-      ...(parsed.error.position === undefined ? {} : { position: parsed.error.position }),
-    });
+    const cut = isCutJson(text);
+    return new InvalidToolArgumentsError(
+      cut
+        ? `arguments are cut off (the output ended inside them): ${parsed.error.message}`
+        : `arguments are not valid JSON: ${parsed.error.message}`,
+      {
+        ...details,
+        ...(parsed.error.position === undefined ? {} : { position: parsed.error.position }),
+        ...(cut ? { cut: true as const } : {}),
+      },
+    );
   }
   if (!isRecord(parsed.value))
     return new InvalidToolArgumentsError('arguments must be a JSON object', details);

@@ -299,6 +299,8 @@ describe.each(PROVIDERS.filter((provider) => provider !== 'gemini'))(
         ]),
       );
       expect(ends(out)[0]?.error).toMatchObject({ code: 'incomplete_arguments', retryable: false });
+      // The call says it was cut and carries what arrived, so the app can send it to the gateway.
+      expect(ends(out)[0]?.call).toMatchObject({ cut: true, raw_arguments: '{"location": "Os' });
     });
 
     it('reports arguments that are not an object as invalid_arguments', () => {

@@ -3,7 +3,12 @@ export {
   type PartialJson,
   type PartialJsonParser,
   type PartialJsonParserOptions,
+  type JsonCut,
+  type JsonCutPoint,
+  type JsonSlot,
+  type OpenJsonContainer,
 } from './partial-json-parser';
+export { isCutJson } from './is-cut-json';
 export {
   InvalidJsonError,
   IncompleteJsonError,

@@ -403,6 +403,43 @@ describe('createPartialJsonParser', () => {
       }
     });
 
+    it("describes where an unfinished document stopped with incomplete: 'partial'", () => {
+      const cutOf = (text: string, chunks = 1): unknown => {
+        const parser = createPartialJsonParser({ incomplete: 'partial' });
+        const size = Math.ceil(text.length / chunks);
+        for (let start = 0; start < text.length; start += size)
+          parser.push(text.slice(start, start + size));
+        expect(parser.cut()).toBeUndefined();
+        parser.end();
+        return parser.cut();
+      };
+      const root = { kind: 'object', slot: undefined, complete: 0 };
+      expect(cutOf('{"a": 1')).toEqual({ open: [root], at: { kind: 'number', slot: 'a' } });
+      expect(cutOf('{"a": 1 ')).toEqual({ open: [root], at: { kind: 'between' } });
+      expect(cutOf('{"a": "x', 3)).toEqual({ open: [root], at: { kind: 'string', slot: 'a' } });
+      expect(cutOf('{"a": tr')).toEqual({
+        open: [root],
+        at: { kind: 'literal', slot: 'a', literal: 'true' },
+      });
+      expect(cutOf('{"a": 1, "b')).toEqual({ open: [root], at: { kind: 'member_name' } });
+      expect(cutOf('{"a": 1, "b"')).toEqual({
+        open: [root],
+        at: { kind: 'member_name', key: 'b' },
+      });
+      expect(cutOf('{"a": ')).toEqual({ open: [root], at: { kind: 'value_start', slot: 'a' } });
+      expect(cutOf('{"a": [1, {"b": [')).toEqual({
+        open: [
+          root,
+          { kind: 'array', slot: 'a', complete: 1 },
+          { kind: 'object', slot: 1, complete: 0 },
+          { kind: 'array', slot: 'b', complete: 0 },
+        ],
+        at: { kind: 'value_start', slot: 0 },
+      });
+      expect(cutOf('{"a": 1}')).toBeUndefined();
+      expect(cutOf('')).toEqual({ open: [], at: { kind: 'nothing' } });
+    });
+
     it("returns the partial value with incomplete: 'partial'", () => {
       const parser = createPartialJsonParser({ incomplete: 'partial' });
       parser.push('{"a": [1, 2], "b": "hal');

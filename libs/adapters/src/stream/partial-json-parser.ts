@@ -48,6 +48,49 @@ export interface PartialJsonParser {
   push(chunk: string): PartialJson;
   /** Declares the document finished and returns its value; see `PartialJsonParserOptions.incomplete`. */
   end(): unknown;
+  /**
+   * Where the document stopped, once `end()` returned a partial value (`incomplete: 'partial'`);
+   * undefined before that and for a complete document.
+   */
+  cut(): JsonCut | undefined;
+}
+
+/** A slot in a container: an object key or an array index. */
+export type JsonSlot = string | number;
+
+/** One container left open by the end of the document. */
+export interface OpenJsonContainer {
+  readonly kind: 'object' | 'array';
+  /** Its slot in the container before it in `JsonCut.open`; undefined for the root. */
+  readonly slot: JsonSlot | undefined;
+  /** For an array: how many elements were complete before the end. */
+  readonly complete: number;
+}
+
+/**
+ * What the innermost open container was in the middle of when the document ended: `member_name`
+ * (after `{` or `,`, inside a key, or before its `:`; `key` once the key is complete), `value_start`
+ * (after `:`, `[` or `,`, before any value), a `string`, `number` or `literal` that began at `slot`,
+ * or `between` (after a complete value).
+ */
+export type JsonCutPoint =
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'member_name'; readonly key?: string }
+  | { readonly kind: 'between' }
+  | { readonly kind: 'value_start'; readonly slot: JsonSlot }
+  | { readonly kind: 'string'; readonly slot: JsonSlot | undefined }
+  | { readonly kind: 'number'; readonly slot: JsonSlot | undefined }
+  | {
+      readonly kind: 'literal';
+      readonly slot: JsonSlot | undefined;
+      /** The one literal its first letters can begin. */
+      readonly literal: 'true' | 'false' | 'null';
+    };
+
+/** Where an unfinished document stopped: the open containers (outermost first) and the token cut. */
+export interface JsonCut {
+  readonly open: readonly OpenJsonContainer[];
+  readonly at: JsonCutPoint;
 }
 
 /** Creates an incremental parser that yields a partial value after every chunk (see `PartialJson`). */
@@ -204,6 +247,7 @@ class IncrementalJsonParser implements PartialJsonParser {
   private literalIndex = 0;
   /** Where in the last chunk the unfinished string or number begins (set by `scan`). */
   private tailStart = 0;
+  private cutAt: JsonCut | undefined = undefined;
 
   constructor(options: PartialJsonParserOptions) {
     this.snapshots = options.snapshots ?? false;
@@ -656,6 +700,12 @@ class IncrementalJsonParser implements PartialJsonParser {
     if (this.failure !== null) throw this.failure;
     if (!this.ended) {
       this.ended = true;
+      // Described before `endNumber` finishes a number the end may have cut.
+      if (!this.done && this.returnPartial)
+        this.cutAt = describeCut(this.state, this.top, {
+          literal: this.literal,
+          inKey: this.inKey,
+        });
       if (this.state === State.Number) this.endNumber();
       if (!this.done && this.returnPartial && !this.inKey && isInString(this.state)) {
         // The partial view withheld a lone high surrogate; the final partial value keeps every unit.
@@ -667,6 +717,10 @@ class IncrementalJsonParser implements PartialJsonParser {
       position: this.offset,
       expected: expectedAtEnd(this.state, this.top),
     });
+  }
+
+  cut(): JsonCut | undefined {
+    return this.cutAt;
   }
 
   private endNumber(): void {
@@ -945,6 +999,51 @@ function expectedAtEnd(state: State, top: Frame | null): readonly string[] {
     case State.Value:
     case State.Done:
       return ['value'];
+  }
+}
+
+function describeCut(
+  state: State,
+  top: Frame | null,
+  token: { literal: string; inKey: boolean },
+): JsonCut {
+  // Linear in the depth: a cut document may be nested as deep as its length.
+  const open: OpenJsonContainer[] = [];
+  for (let frame = top; frame !== null; frame = frame.parent) {
+    open.push({
+      kind: frame.isArray ? 'array' : 'object',
+      slot: frame.parent === null ? undefined : frame.slot,
+      complete: frame.isArray ? frame.index : 0,
+    });
+  }
+  open.reverse();
+  const slot: JsonSlot | undefined = top === null ? undefined : top.isArray ? top.index : top.key;
+  const { literal, inKey } = token;
+  switch (state) {
+    case State.Value:
+      return { open, at: slot === undefined ? { kind: 'nothing' } : { kind: 'value_start', slot } };
+    case State.ArrayFirst:
+      return { open, at: { kind: 'value_start', slot: 0 } };
+    case State.Colon:
+      return { open, at: { kind: 'member_name', key: top?.key ?? '' } };
+    case State.ObjectFirst:
+    case State.Key:
+    case State.KeyString:
+      return { open, at: { kind: 'member_name' } };
+    case State.String:
+    case State.Escape:
+    case State.Unicode:
+      return { open, at: inKey ? { kind: 'member_name' } : { kind: 'string', slot } };
+    case State.Number:
+      return { open, at: { kind: 'number', slot } };
+    case State.Literal:
+      return {
+        open,
+        at: { kind: 'literal', slot, literal: literal as 'true' | 'false' | 'null' },
+      };
+    case State.AfterValue:
+    case State.Done:
+      return { open, at: { kind: 'between' } };
   }
 }
 

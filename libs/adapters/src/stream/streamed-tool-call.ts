@@ -239,6 +239,8 @@ export class StreamedToolCall {
     const call: ToolCallIR = { id: this.id, name: this.name, arguments: args };
     if (this.raw !== '') call.raw_arguments = this.raw;
     if (this.isText) call.input_format = 'text';
+    // Says so to the gateway, which completes the call for a tool version that opts in.
+    if (outcome.error?.code === 'incomplete_arguments') call.cut = true;
     // An unknown name outranks broken arguments: fixing the arguments of a tool that does not exist helps nobody.
     const error =
       this.context.unknownTool(this.name) ??

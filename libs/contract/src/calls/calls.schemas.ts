@@ -159,6 +159,56 @@ export const CallSummarySchema = z
   .meta({ id: 'CallSummary' });
 export type CallSummary = z.infer<typeof CallSummarySchema>;
 
+const CutPointerSchema = z.string().meta({ description: 'JSON Pointer into the arguments.' });
+
+/** What every repair record says of the text that arrived. */
+const CutTextFields = {
+  received: z.number().int().min(0).meta({ description: 'Characters of arguments that arrived.' }),
+  raw_arguments: z.string().meta({ description: 'The argument text that arrived.' }),
+};
+
+/** What happened to a call whose arguments were cut off (the model's output ended inside them). */
+export const CallArgumentsRepairSchema = z
+  .discriminatedUnion('outcome', [
+    z.object({
+      outcome: z.literal('repaired').meta({
+        description:
+          'The tool version opts in (`repair_cut_arguments`) and the schema left one completion, which validated: the call ran with `arguments` as completed.',
+      }),
+      ...CutTextFields,
+      closed: z.array(CutPointerSchema).meta({
+        description: 'Objects (and full arrays) closed, innermost first.',
+      }),
+      completed: z
+        .array(z.object({ path: CutPointerSchema, value: z.union([z.boolean(), z.null()]) }))
+        .meta({ description: 'Literals completed from their first letters (`tr` -> `true`).' }),
+      dropped: z
+        .array(
+          z.object({
+            path: CutPointerSchema,
+            cut: z.enum(['member_name', 'no_value', 'string', 'number', 'array']),
+          }),
+        )
+        .meta({
+          description:
+            'Unfinished members left out: a member whose key was cut (`member_name`, the path is its object), or an optional property without default or fixed values whose value was missing (`no_value`) or cut (`string`, `number`, `array`).',
+        }),
+      filled: z.array(z.object({ path: CutPointerSchema, value: z.unknown() })).meta({
+        description: 'Defaults of missing optional properties, filled in the closed objects.',
+      }),
+    }),
+    z.object({
+      outcome: z.literal('not_repaired').meta({
+        description:
+          'The call was answered `incomplete_arguments` and never ran: its version does not opt in, or no completion was certain.',
+      }),
+      ...CutTextFields,
+      reason: z.string().meta({ description: 'Why the arguments were not completed.' }),
+    }),
+  ])
+  .meta({ id: 'CallArgumentsRepair' });
+export type CallArgumentsRepair = z.infer<typeof CallArgumentsRepairSchema>;
+
 export const CallSchema = z
   .object({
     id: CallIdSchema,
@@ -203,6 +253,10 @@ export const CallSchema = z
     partial_states: PartialArgumentStatesSchema.nullable().meta({
       description:
         'How the arguments grew while the model streamed them, as the client posted it with the call; null when it posted none.',
+    }),
+    arguments_repair: CallArgumentsRepairSchema.nullable().meta({
+      description:
+        "Set for a call whose arguments were cut off (the model's output ended inside them): `repaired` (completed from the schema and run) or `not_repaired` (answered `incomplete_arguments`); null for a call whose arguments arrived whole.",
     }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),

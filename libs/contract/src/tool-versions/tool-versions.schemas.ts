@@ -233,6 +233,8 @@ export const SchemaChangeKindSchema = z.enum([
   'grammar_added',
   'grammar_removed',
   'grammar_changed',
+  'cut_argument_repair_enabled',
+  'cut_argument_repair_disabled',
 ]);
 export type SchemaChangeKind = z.infer<typeof SchemaChangeKindSchema>;
 

@@ -1,7 +1,7 @@
 import type { EngineToolResult, PolicyOAuth, PolicyPrincipal } from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
-import type { PartialArgumentStates } from '@toolgate/contract';
-import type { GrammarCheck, ToolCallIR, ToolIR } from '@toolgate/toolir';
+import type { CallArgumentsRepair, PartialArgumentStates } from '@toolgate/contract';
+import type { GrammarCheck, ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
 import { MicroBatcher } from '../sql/micro-batcher';
 import { sql, type SqlPort } from '../sql/sql-port';
 import { ABANDONED_RUN_ATTEMPTS, clientRelayOf } from './call-repository';
@@ -97,6 +97,8 @@ export interface CallRow {
   inputCheck: GrammarCheck | null;
   /** How the arguments grew while the model streamed them, as the client posted it; null without. */
   partialStates: PartialArgumentStates | null;
+  /** What happened to arguments that were cut off (repaired, or not and never run); null otherwise. */
+  argumentsRepair: CallArgumentsRepair | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -115,6 +117,13 @@ export interface NewCallRow {
   inputCheck?: GrammarCheck | undefined;
   /** The client's record of how the arguments grew while streamed (see `CallRow.partialStates`). */
   partialStates?: PartialArgumentStates | undefined;
+  /** The repair of cut-off arguments (see `CallRow.argumentsRepair`). */
+  argumentsRepair?: CallArgumentsRepair | undefined;
+  /**
+   * Set for a call that must not run (cut-off arguments that were not repaired): it is recorded
+   * `failed` with this result in the same statement, so no process can pick it up in between.
+   */
+  refusal?: ToolResultIR | undefined;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -200,12 +209,13 @@ interface CallColumns extends Record<string, unknown> {
   runs: CallRunRecord[];
   input_check: GrammarCheck | null;
   partial_states: PartialArgumentStates | null;
+  arguments_repair: CallArgumentsRepair | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
-  started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check,
+  started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, arguments_repair,
   partial_states`;
 
 // In a statement that joins another relation, every returned column names the call's.
@@ -255,6 +265,7 @@ function rowOf(columns: CallColumns): CallRow {
     runs: columns.runs,
     inputCheck: columns.input_check,
     partialStates: columns.partial_states,
+    argumentsRepair: columns.arguments_repair,
   };
 }
 
@@ -334,21 +345,24 @@ const RECORD_TURNS = sql(
   `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider,
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
-                      started_at, runs, input_check, partial_states)
+                      started_at, runs, input_check, arguments_repair, result, error_code,
+                      finished_at, partial_states)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
-          CASE WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
+          CASE WHEN r.refusal IS NOT NULL THEN 'failed'
+               WHEN r.run_id IS NULL THEN 'queued' ELSE 'running' END::call_status,
           r.run_id, r.worker_id, r.run_attempt,
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
-          r.input_check, r.partial_states
+          r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
+          CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
-          started_at double precision, run jsonb, input_check text,
-          partial_states jsonb)
+          started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
+          refusal jsonb, partial_states jsonb)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -560,6 +574,8 @@ export class CallStore implements CallRepository {
           run: call.run === undefined ? null : runEntry(call.run),
           input_check: call.inputCheck ?? null,
           partial_states: call.partialStates ?? null,
+          arguments_repair: call.argumentsRepair ?? null,
+          refusal: call.refusal ?? null,
         });
       }
     }

@@ -221,7 +221,7 @@ describe('streamToolLoop', () => {
     expect(posted).not.toHaveProperty('partial_states');
   });
 
-  it('answers a tool_use cut off by max_tokens with invalid_arguments and replays it with an object input', async () => {
+  it('answers a tool_use cut off by max_tokens with incomplete_arguments and replays it with an object input', async () => {
     const event = (data: { type: string } & Record<string, unknown>) => sseEvent(data, data.type);
     const cut = [
       event({
@@ -283,7 +283,7 @@ describe('streamToolLoop', () => {
     ]);
     expect(step?.type === 'step_finish' && step.toolStep.results[0]).toMatchObject({
       ok: false,
-      error: { code: 'invalid_arguments', details: { raw_arguments: '{"city": "Os' } },
+      error: { code: 'incomplete_arguments', details: { received: 12 } },
     });
     const history = (server.requests[1]?.json as { messages: unknown[] }).messages;
     expect(history[1]).toEqual({

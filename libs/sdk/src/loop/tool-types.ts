@@ -56,7 +56,8 @@ export interface TypedToolCall<
 
 /**
  * A call whose types the loop does not know: a gateway tool, a tool of a plain executor, or a
- * call whose arguments failed the tool's schema (`invalid: true`) and so are not of its type.
+ * call whose arguments failed the tool's schema or were cut off (`invalid: true`) and so are not
+ * of its type.
  */
 export interface DynamicToolCall {
   dynamic: true;
@@ -156,7 +157,10 @@ export function typeStep<
   const toolCalls: Array<StepToolCall<TTools, TRegistry>> = [];
   const toolResults: Array<StepToolResult<TTools, TRegistry>> = [];
   for (const { call, result, executedBy, typed } of outcomes) {
-    const invalid = !result.ok && result.error?.code === 'invalid_arguments';
+    // Cut-off arguments are not of the tool's type either.
+    const invalid =
+      !result.ok &&
+      (result.error?.code === 'invalid_arguments' || result.error?.code === 'incomplete_arguments');
     const base = { id: call.id, name: call.name, arguments: call.arguments };
     const outcome = { callId: result.call_id, name: result.name, result };
     if (typed && !invalid && executedBy !== 'none') {

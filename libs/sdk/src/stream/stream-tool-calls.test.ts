@@ -223,8 +223,12 @@ describe('streamToolCalls', () => {
       stream: true,
     });
     const events = await collect(streamToolCalls('openai-chat', stream));
-    expect(events.find((event) => event.type === 'tool_call_end')).toMatchObject({
-      error: { code: 'incomplete_arguments' },
+    const end = events.find((event) => event.type === 'tool_call_end');
+    expect(end).toMatchObject({ error: { code: 'incomplete_arguments' } });
+    // The call says it was cut and carries the text that arrived, for the gateway to repair.
+    expect(end?.type === 'tool_call_end' && end.call).toMatchObject({
+      cut: true,
+      raw_arguments: expect.stringMatching(/^\{/),
     });
   });
 

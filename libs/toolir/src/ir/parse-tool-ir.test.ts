@@ -82,6 +82,14 @@ describe('parseToolIR accepts', () => {
         constraints: { timeout_ms: 5000, execution: 'queued' },
       }),
     ],
+    ['cut-off argument repair on a readonly tool', withFields({ repair_cut_arguments: true })],
+    [
+      'repair_cut_arguments: false on a destructive tool',
+      withFields({
+        behavior: { readonly: false, destructive: true, idempotent: false },
+        repair_cut_arguments: false,
+      }),
+    ],
     ['tags with separators', withFields({ tags: ['team/payments', 'tier:1', 'v2.beta'] })],
     [
       'an unknown format (formats are open-ended)',
@@ -167,6 +175,28 @@ describe('parseToolIR rejects', () => {
       '/outputSchema/type',
     ],
     ['readonly and destructive', behavior({ readonly: true, destructive: true }), '/behavior'],
+    [
+      'cut-off argument repair on a destructive tool',
+      withFields({
+        behavior: { readonly: false, destructive: true, idempotent: false },
+        repair_cut_arguments: true,
+      }),
+      '/repair_cut_arguments',
+    ],
+    [
+      'cut-off argument repair on a free-text tool',
+      withFields({
+        parameters: {
+          type: 'object',
+          properties: { input: { type: 'string' } },
+          required: ['input'],
+          additionalProperties: false,
+        },
+        input_format: { type: 'text' },
+        repair_cut_arguments: true,
+      }),
+      '/repair_cut_arguments',
+    ],
     [
       'readonly but not idempotent',
       behavior({ readonly: true, idempotent: false }),

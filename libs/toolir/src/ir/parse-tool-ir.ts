@@ -83,6 +83,7 @@ function semanticIssues(tool: ValidFields): Issue[] {
   if (tool.outputSchema) issues.push(...schemaIssues(tool.outputSchema, '/outputSchema'));
   issues.push(...textInputIssues(tool));
   if (tool.behavior) issues.push(...behaviorIssues(tool.behavior, tool.constraints));
+  issues.push(...cutArgumentRepairIssues(tool));
   const fallback = tool.fallback ?? [];
   if (tool.name !== undefined && fallback.includes(tool.name)) {
     issues.push({ path: '/fallback', message: 'a tool cannot be its own fallback' });
@@ -117,6 +118,28 @@ function behaviorIssues(
     issues.push({
       path: '/constraints/execution',
       message: 'inline execution needs a readonly, idempotent, non-destructive tool',
+    });
+  }
+  return issues;
+}
+
+/**
+ * Repairing cut-off arguments guesses nothing, but it still runs a call the model did not finish:
+ * never for a tool whose effect cannot be undone, and never for free text, which can end anywhere.
+ */
+function cutArgumentRepairIssues(tool: ValidFields): Issue[] {
+  if (tool.repair_cut_arguments !== true) return [];
+  const issues: Issue[] = [];
+  if (tool.behavior?.destructive === true) {
+    issues.push({
+      path: '/repair_cut_arguments',
+      message: 'a destructive tool never runs cut-off arguments: remove repair_cut_arguments',
+    });
+  }
+  if (tool.input_format?.type === 'text') {
+    issues.push({
+      path: '/repair_cut_arguments',
+      message: 'a free-text input has no structure to complete: remove repair_cut_arguments',
     });
   }
   return issues;

@@ -13,6 +13,10 @@ export const ToolCallIRSchema = z.strictObject({
   raw_arguments: z.string().optional().meta({
     description: 'The arguments exactly as the provider sent them, when they came as text.',
   }),
+  cut: z.literal(true).optional().meta({
+    description:
+      'The output ended inside the arguments (the model hit its token limit): `raw_arguments` holds the text that arrived and `arguments` means nothing. The gateway completes such a call only for a tool version that opts in (`repair_cut_arguments`); otherwise it is answered `incomplete_arguments`.',
+  }),
   input_format: z.literal('text').optional().meta({
     description:
       'Set on a call of a free-text tool: `arguments.input` holds the text, which OpenAI wires carry as a custom tool call.',

@@ -161,6 +161,10 @@ export const ToolIRSchema = z.strictObject({
     description:
       'JSON arguments (`json_schema`, the default when absent) or one free text (`text`, an OpenAI custom tool) with an optional grammar.',
   }),
+  repair_cut_arguments: z.boolean().optional().meta({
+    description:
+      'Opt-in: a call whose JSON arguments were cut off (the model hit its token limit) is completed where the schema makes the completion unambiguous, validated, and run with its record marked repaired; absent means false. Refused for destructive tools and free-text input.',
+  }),
   outputSchema: JsonSchemaObjectSchema.optional().meta({
     description: 'JSON Schema (2020-12) of the structured result, if the tool declares one.',
   }),
