@@ -195,5 +195,11 @@ export {
   type ExecutionEvent,
 } from './telemetry/events';
 export { silentLogger, type EngineLogger, type LogMethod } from './telemetry/logger';
-export { GEN_AI_ATTRIBUTES, defaultTracer } from './telemetry/tracing';
+export {
+  GEN_AI_ATTRIBUTES,
+  TOOLGATE_ATTRIBUTES,
+  defaultTracer,
+  genAiProviderName,
+  startStepSpan,
+} from './telemetry/tracing';
 export { traceHeadersOf, withTraceHeaders, type TraceHeaders } from './telemetry/trace-headers';

@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
 import type { ToolIR } from '@toolgate/toolir';
 import type { ApprovalGate } from '../approval/approval-gate';
 import type { ClassificationTable } from '../classification/classification-table';
@@ -41,6 +41,8 @@ export interface ExecutionContext {
   scheduleTimeout?: ScheduleTimeout;
   random?: Random;
   tracer?: Tracer;
+  /** What the host knows of the call (team, key, conversation, provider), set on the call's span. */
+  traceAttributes?: Attributes;
   logger?: EngineLogger;
   events?: EventSink;
   retry?: Partial<RetryOptions>;

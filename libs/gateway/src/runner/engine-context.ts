@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
 import {
   ExecutorRegistry,
   StoredApprovalGate,
@@ -50,6 +50,8 @@ export interface CallScope {
   /** The person or key that made the call, when the call store knows it. */
   actor?: string;
   signal?: AbortSignal;
+  /** What the call's spans say about it (tool, team, key, conversation, provider). */
+  traceAttributes?: Attributes;
 }
 
 /** Builds an engine context for one call from its scope. */
@@ -78,6 +80,7 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
   if (deps.secrets !== undefined) context.secrets = deps.secrets;
   if (scope.signal !== undefined) context.signal = scope.signal;
+  if (scope.traceAttributes !== undefined) context.traceAttributes = scope.traceAttributes;
   return context;
 }
 

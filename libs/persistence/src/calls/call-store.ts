@@ -255,6 +255,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
     tool,
     caller: callerOfRow(row),
     conversation_id: row.conversationId ?? undefined,
+    provider: row.provider,
     actor: row.actor,
     provider_call_id: row.providerCallId,
     state: row.status,
