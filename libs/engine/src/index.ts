@@ -202,4 +202,12 @@ export {
   genAiProviderName,
   startStepSpan,
 } from './telemetry/tracing';
+export {
+  DEFAULT_TRACE_CONTENT_MAX_BYTES,
+  REDACTED,
+  TraceContentModeSchema,
+  redactSensitive,
+  type TraceContentMode,
+  type TraceContentOptions,
+} from './telemetry/trace-content';
 export { traceHeadersOf, withTraceHeaders, type TraceHeaders } from './telemetry/trace-headers';

@@ -146,6 +146,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       }),
       rateLimiter,
       logger,
+      traceContent: options.traceContent,
       // Events of calls run here: `finished` is announced by the runner once the outcome is stored.
       events: {
         emit: (event) => {

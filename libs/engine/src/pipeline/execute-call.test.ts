@@ -714,4 +714,48 @@ describe('executeCall: a span per step', () => {
     ]);
     await provider.shutdown();
   });
+
+  it('puts the arguments, result and definition on the span only when content is opted in, sensitive fields redacted', async () => {
+    const { exporter, provider } = tracing();
+    const schema = {
+      type: 'object',
+      properties: { user: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+    };
+    const plain = ToolBuilder.from({ name: 'login' }).parameters(schema).builtin('login').build();
+    const optedIn: typeof plain = {
+      ...plain,
+      protocol_meta: {
+        toolgate: { ...(plain.protocol_meta?.['toolgate'] as object), trace: { content: true } },
+      },
+    };
+    for (const [tool, mode] of [
+      [plain, 'all'],
+      [optedIn, 'off'],
+      [plain, 'per_tool'],
+      [optedIn, 'per_tool'],
+    ] as const) {
+      const { context, builtins } = createHarness({ tools: [tool] });
+      context.tracer = provider.getTracer('test');
+      context.traceContent = { mode, maxBytes: 4096 };
+      builtins.registerBuiltin('login', () => ({ session: 's-1' }));
+      await executeCall(callOf('login', { user: 'ada', password: 'hunter2' }), context);
+    }
+    const roots = exporter
+      .getFinishedSpans()
+      .filter((span) => span.parentSpanContext === undefined)
+      .map((span) => span.attributes);
+    expect(roots.map((attributes) => 'gen_ai.tool.call.arguments' in attributes)).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    expect(roots[3]).toMatchObject({
+      'gen_ai.tool.call.arguments': '{"user":"ada","password":"[redacted]"}',
+      'gen_ai.tool.call.result': expect.stringContaining('"session":"s-1"') as string,
+      'gen_ai.tool.definitions': expect.stringContaining('"name":"login"') as string,
+    });
+    expect(JSON.stringify(roots)).not.toContain('hunter2');
+    await provider.shutdown();
+  });
 });

@@ -29,6 +29,14 @@ import {
   startToolSpan,
   TOOLGATE_ATTRIBUTES,
 } from '../telemetry/tracing';
+import {
+  argumentsAttribute,
+  DEFAULT_TRACE_CONTENT_MAX_BYTES,
+  definitionAttribute,
+  DefinitionsWritten,
+  resultAttribute,
+  tracesContent,
+} from '../telemetry/trace-content';
 import { truncatePayload } from '../truncate/truncate-result';
 import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
 import { realScheduleTimeout, realSleep, systemClock } from './clock';
@@ -43,6 +51,9 @@ export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
 const ANONYMOUS_CALLER = { key_id: 'anonymous', team: 'anonymous', scopes: [] };
 
 let defaultTable: ClassificationTable | undefined;
+
+// One per process: a trace carries each tool version's definition once, whichever call writes it.
+const definitionsWritten = new DefinitionsWritten();
 
 interface Runtime {
   context: ExecutionContext;
@@ -67,6 +78,8 @@ interface CallState {
   /** When the approval was requested and decided, for the approval span's wait. */
   approvalTiming?: { requested_at?: number; decided_at?: number };
   fallbacks: { tool: string; outcome: string }[];
+  /** Set when this call's content goes on its span: the call's tool and the attribute cap. */
+  content?: { tool: ToolIR; maxBytes: number };
 }
 
 type ToolRun =
@@ -677,6 +690,9 @@ function recordOutcome(state: CallState, result: ExecutionResult): void {
     ...(execution.decision === undefined ? {} : policyAttributes(execution.decision)),
     ...approvalAttributes(state),
   });
+  if (state.content !== undefined) {
+    span.setAttributes(resultAttribute(state.content.tool, result.result, state.content.maxBytes));
+  }
   const error = result.result.error;
   if (error === undefined) span.setStatus({ code: SpanStatusCode.OK });
   else
@@ -706,6 +722,15 @@ function recordOutcome(state: CallState, result: ExecutionResult): void {
     },
     'tool call finished',
   );
+}
+
+/** Puts the call's arguments on its span, and the tool's definition when its trace lacks it. */
+function recordContent(state: CallState, tool: ToolIR): void {
+  const maxBytes = state.runtime.context.traceContent?.maxBytes ?? DEFAULT_TRACE_CONTENT_MAX_BYTES;
+  state.content = { tool, maxBytes };
+  state.span.setAttributes(argumentsAttribute(tool, state.call.arguments, maxBytes));
+  if (definitionsWritten.firstIn(state.span.spanContext().traceId, tool))
+    state.span.setAttributes(definitionAttribute(tool, maxBytes));
 }
 
 /**
@@ -754,6 +779,7 @@ export async function executeCall(
         [TOOLGATE_ATTRIBUTES.toolId]: tool.id,
         [TOOLGATE_ATTRIBUTES.toolVersion]: tool.version,
       });
+      if (tracesContent(tool, context.traceContent)) recordContent(state, tool);
       run = await runWithFallbacks(state, tool);
     }
   } catch (error) {

@@ -16,6 +16,7 @@ import type {
   RateLimiter,
   ResultStore,
   SecretResolver,
+  TraceContentOptions,
   ToolResolver,
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
@@ -35,6 +36,8 @@ export interface EngineDeps {
   /** Finds fallback tools (and other versions); the call's own tool version comes from its record. */
   resolveTool?: ToolResolver;
   tracer?: Tracer;
+  /** Whether calls put their content on their spans (TOOLGATE_TRACE_CONTENT); off when absent. */
+  traceContent?: TraceContentOptions;
   logger?: EngineLogger;
   events?: EventSink;
   /** How long a call may wait for rate-limit capacity before it fails with `rate_limited`. */
@@ -75,6 +78,7 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.policy !== undefined) context.policy = deps.policy;
   if (deps.results !== undefined) context.results = deps.results;
   if (deps.tracer !== undefined) context.tracer = deps.tracer;
+  if (deps.traceContent !== undefined) context.traceContent = deps.traceContent;
   if (deps.logger !== undefined) context.logger = deps.logger;
   if (deps.events !== undefined) context.events = deps.events;
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
