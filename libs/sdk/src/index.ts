@@ -142,3 +142,4 @@ export type {
   StreamErrorEvent,
 } from '@toolgate/adapters';
 export { ToolgateError } from '@toolgate/toolir';
+export type { SpanLike, SpanOptionsLike, TracerLike } from './telemetry/client-tracing';
