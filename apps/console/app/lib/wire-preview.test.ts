@@ -20,6 +20,7 @@ function call(fields: Partial<Call>): Call {
     latency_ms: 12,
     decision: null,
     input_check: null,
+    trace_id: null,
     created_at: '2026-01-01T00:00:00Z',
     started_at: null,
     finished_at: null,

@@ -48,6 +48,7 @@ import {
   ExportSnapshotsRepository,
   type SnapshotVersions,
 } from '../exports/export-snapshots.repository';
+import { activeTraceId } from '../telemetry/active-trace-id';
 import { sunsetException } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
@@ -128,6 +129,7 @@ export function callToDto(row: CallRow): Call {
             policy_revision: row.policyRevision,
           },
     input_check: row.inputCheck,
+    trace_id: row.traceId,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
@@ -323,6 +325,7 @@ export class CallsService {
     const inline = resolved.every(
       ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
     );
+    const traceId = activeTraceId();
     const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }) => ({
       id: randomUUID(),
       providerCallId: call.id,
@@ -333,6 +336,7 @@ export class CallsService {
       argumentsHash: hashArguments(call.arguments),
       idempotencyKey: this.idempotencyKeyOf(input, call),
       inputCheck: grammarCheckOf(ir),
+      ...(traceId === undefined ? {} : { traceId }),
       ...(inline ? { run: this.gateway.inlineRun() } : {}),
     }));
     const recorded = await this.gateway.calls.recordTurn(

@@ -33,6 +33,7 @@ import {
 } from '../factories/registry.factory';
 import {
   attributesOf,
+  callSpanOf,
   closeServer,
   listen,
   SPAN_KIND_SERVER,
@@ -240,13 +241,8 @@ describe('a queued call', () => {
   it('carries the content of the tool version that opts in, its sensitive field redacted', async () => {
     const all = await exported();
     const spans = all.flatMap((resource) => resource.spans);
-    const root = spans.find(
-      (span) =>
-        span.traceId === withContent.traceId &&
-        span.name === `execute_tool ${contentTool.name}` &&
-        attributesOf(span)['toolgate.status'] !== undefined,
-    );
-    const attributes = attributesOf(root!);
+    const call = callSpanOf(spans, { traceId: withContent.traceId, tool: contentTool.name });
+    const attributes = attributesOf(call!);
     expect(JSON.parse(String(attributes['gen_ai.tool.call.arguments']))).toEqual({
       user: 'ada',
       password: '[redacted]',

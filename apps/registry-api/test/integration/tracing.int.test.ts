@@ -17,6 +17,7 @@ import {
 } from '../factories/registry.factory';
 import {
   attributesOf,
+  callSpanOf,
   callerContext,
   closeServer,
   listen,
@@ -102,14 +103,22 @@ describe('trace context through the API', () => {
 
   it('passes a traceparent header of POST /v1/calls/ir on to the http upstream', async () => {
     headerTool = await httpTool('/orders');
+    const providerCallId = `trace-${randomUUID()}`;
     const response = await api!.request({
       method: 'POST',
       url: '/v1/calls/ir',
       key: team.key,
       headers: { traceparent: viaHeader.traceparent, tracestate: 'caller=1' },
-      body: [{ id: `trace-${randomUUID()}`, name: headerTool.name, arguments: {} }],
+      body: [{ id: providerCallId, name: headerTool.name, arguments: {} }],
     });
     expect(response.status, response.text).toBe(200);
+    // The call record keeps its trace id, for the console's link to the trace.
+    const [row] = await api!.sql<{ id: string }>(
+      'SELECT id FROM calls WHERE provider_call_id = $1',
+      [providerCallId],
+    );
+    const call = await api!.request({ method: 'GET', url: `/v1/calls/${row!.id}`, key: team.key });
+    expect(call.body.trace_id).toBe(viaHeader.traceId);
     expect(response.body.results[0]).toMatchObject({ ok: true, data: { reached: '/orders' } });
     const received = upstreamHeaders.find(
       (headers) =>
@@ -256,13 +265,8 @@ describe('trace context through the API', () => {
 
   it('puts the arguments, the result and the definition of an opted-in tool on its span, sensitive fields redacted', async () => {
     const exported = await exportedSpans();
-    const root = exported.find(
-      (span) =>
-        span.traceId === withContent.traceId &&
-        span.name === `execute_tool ${contentTool.name}` &&
-        attributesOf(span)['toolgate.status'] !== undefined,
-    );
-    const attributes = attributesOf(root!);
+    const call = callSpanOf(exported, { traceId: withContent.traceId, tool: contentTool.name });
+    const attributes = attributesOf(call!);
     expect(JSON.parse(String(attributes['gen_ai.tool.call.arguments']))).toEqual({
       user: 'ada',
       password: '[redacted]',

@@ -54,6 +54,19 @@ export function attributesOf(span: OtlpSpan): Record<string, unknown> {
   return Object.fromEntries((span.attributes ?? []).map((item) => [item.key, valueOf(item)]));
 }
 
+/** The `execute_tool <tool>` span of a whole call in a trace (not one of its attempts'). */
+export function callSpanOf(
+  spans: readonly OtlpSpan[],
+  input: { traceId: string; tool: string },
+): OtlpSpan | undefined {
+  return spans.find(
+    (span) =>
+      span.traceId === input.traceId &&
+      span.name === `execute_tool ${input.tool}` &&
+      attributesOf(span)['toolgate.status'] !== undefined,
+  );
+}
+
 /** Listens on a free local port; resolves with its base URL. */
 export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -189,6 +189,14 @@ export const CallSchema = z
       description:
         "How a free-text call's input was checked against its tool version's grammar: `regex` (matched before the tool ran; a mismatch is `invalid_arguments`), `not_checked` (a Lark grammar: no maintained JavaScript parser exists, so the input ran unchecked); null for JSON calls and free text without a grammar.",
     }),
+    trace_id: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .nullable()
+      .meta({
+        description:
+          'The W3C trace id of the request that recorded the call (its `traceparent`, or the span the API started), so its trace can be found in a tracing backend; null when none was active.',
+      }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),
     finished_at: TimestampSchema.nullable(),

@@ -91,6 +91,8 @@ export interface CallRow {
    * before the tool runs), `not_checked` (a Lark grammar, which nothing checks); null otherwise.
    */
   inputCheck: GrammarCheck | null;
+  /** The W3C trace id of the request that recorded the call; null when it carried none. */
+  traceId: string | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -107,6 +109,8 @@ export interface NewCallRow {
   run?: CallRun | undefined;
   /** How the version's grammar checks a free-text input (see `CallRow.inputCheck`). */
   inputCheck?: GrammarCheck | undefined;
+  /** The trace id of the recording request (see `CallRow.traceId`). */
+  traceId?: string | undefined;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -188,12 +192,13 @@ interface CallColumns extends Record<string, unknown> {
   run_attempt: number | null;
   runs: CallRunRecord[];
   input_check: GrammarCheck | null;
+  trace_id: string | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
-  started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check`;
+  started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, trace_id`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -240,6 +245,7 @@ function rowOf(columns: CallColumns): CallRow {
     runAttempt: columns.run_attempt,
     runs: columns.runs,
     inputCheck: columns.input_check,
+    traceId: columns.trace_id,
   };
 }
 
@@ -319,7 +325,7 @@ const RECORD_TURNS = sql(
   `INSERT INTO calls (id, team_id, key_id, actor, caller_oauth, conversation_id, provider,
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
-                      started_at, runs, input_check)
+                      started_at, runs, input_check, trace_id)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -327,12 +333,12 @@ const RECORD_TURNS = sql(
           r.run_id, r.worker_id, r.run_attempt,
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
-          r.input_check
+          r.input_check, r.trace_id
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
-          started_at double precision, run jsonb, input_check text)
+          started_at double precision, run jsonb, input_check text, trace_id text)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -542,6 +548,7 @@ export class CallStore implements CallRepository {
           started_at: call.run?.started_at ?? null,
           run: call.run === undefined ? null : runEntry(call.run),
           input_check: call.inputCheck ?? null,
+          trace_id: call.traceId ?? null,
         });
       }
     }

@@ -104,6 +104,7 @@ export function callRecord(input: {
     latency_ms: final ? 12 : null,
     decision: { effect: 'allow', rule: null, policy_revision: null },
     input_check: null,
+    trace_id: null,
     created_at: new Date(AT).toISOString(),
     started_at: input.status === 'queued' ? null : new Date(AT + 1).toISOString(),
     finished_at: final ? new Date(AT + 13).toISOString() : null,
