@@ -16,6 +16,8 @@ export const POSTGRES_ONLY_FILES: Readonly<Record<string, string>> = {
   'test/integration/faults.int.test.ts': 'kills and restarts workers and the API on one database',
   'test/integration/secrets-worker.int.test.ts': 'a worker process shares the database',
   'test/integration/mcp-client-relay-worker.int.test.ts': 'a worker process shares the database',
+  'test/integration/tracing-worker.int.test.ts':
+    'a worker process shares the database; tracing.int.test.ts covers the in-process queue on both',
   'test/integration/catalog-plans.int.test.ts':
     "explains Postgres's plans of the catalog's page queries; their results are tested on both",
   'test/integration/api-docs.int.test.ts':

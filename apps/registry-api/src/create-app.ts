@@ -22,7 +22,11 @@ import {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
-import { createExampleBuiltins, gatewayEgressFromSettings } from '@toolgate/gateway';
+import {
+  createExampleBuiltins,
+  gatewayEgressFromSettings,
+  traceContentOf,
+} from '@toolgate/gateway';
 import { AppModule } from './app.module';
 import { DEFAULT_APPROVAL_TTL_MS, type GatewayOptions } from './calls/gateway-options';
 import { MAX_WAIT_MS } from './calls/calls.dto';
@@ -88,6 +92,7 @@ function gatewayOptionsOf(options: CreateAppOptions): GatewayOptions {
       allow: options.config.TOOLGATE_EGRESS_ALLOW,
     }),
     approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+    traceContent: traceContentOf(options.config),
     defaultWaitMs: Math.min(options.defaultWaitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS),
     maxWaitMs: MAX_WAIT_MS,
   };

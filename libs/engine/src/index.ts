@@ -205,5 +205,19 @@ export {
   type ExecutionEvent,
 } from './telemetry/events';
 export { silentLogger, type EngineLogger, type LogMethod } from './telemetry/logger';
-export { GEN_AI_ATTRIBUTES, defaultTracer } from './telemetry/tracing';
+export {
+  GEN_AI_ATTRIBUTES,
+  TOOLGATE_ATTRIBUTES,
+  defaultTracer,
+  genAiProviderName,
+  startStepSpan,
+} from './telemetry/tracing';
+export {
+  DEFAULT_TRACE_CONTENT_MAX_BYTES,
+  REDACTED,
+  TraceContentModeSchema,
+  redactSensitive,
+  type TraceContentMode,
+  type TraceContentOptions,
+} from './telemetry/trace-content';
 export { traceHeadersOf, withTraceHeaders, type TraceHeaders } from './telemetry/trace-headers';

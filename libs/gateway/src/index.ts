@@ -58,4 +58,11 @@ export {
   echoHandler,
   sleepHandler,
 } from './builtins/example-builtins';
-export { startTracing, type Tracing, type TracingSettings } from './telemetry/tracing';
+export {
+  startTracing,
+  TraceContentMaxBytesSetting,
+  TraceContentSetting,
+  traceContentOf,
+  type Tracing,
+  type TracingSettings,
+} from './telemetry/tracing';

@@ -3,6 +3,11 @@ import { GoogleGenAI } from '@google/genai';
 import type { CallsCompleted } from '@toolgate/contract';
 import { defineTool } from '@toolgate/toolir';
 import OpenAI from 'openai';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startFakeProvider } from '../test/support/fake-provider';
@@ -89,6 +94,33 @@ const chatFinal = {
 };
 
 describe('runToolLoop', () => {
+  it('runs as an invoke_agent span when given a tracer', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const http = await fakeProvider([chatToolCalls, chatFinal]);
+    const openai = new OpenAI({ apiKey: 'sk-test', baseURL: `${http.url}/v1`, maxRetries: 0 });
+    await runToolLoop({
+      provider: 'openai-chat',
+      client: openai,
+      request: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+      execute: tools,
+      conversationId: 'conv-7',
+      tracer: provider.getTracer('app'),
+    });
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.name).toBe('invoke_agent toolgate.tool_loop');
+    expect(span?.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.conversation.id': 'conv-7',
+      'toolgate.provider.format': 'openai-chat',
+      'toolgate.loop.steps': 1,
+      'toolgate.loop.stopped': 'final',
+    });
+    await provider.shutdown();
+  });
+
   it('runs an OpenAI Chat loop with the official client and local tools', async () => {
     const http = await fakeProvider([chatToolCalls, chatFinal]);
     const openai = new OpenAI({ apiKey: 'sk-test', baseURL: `${http.url}/v1`, maxRetries: 0 });

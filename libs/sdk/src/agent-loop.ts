@@ -1,3 +1,4 @@
+import { inLoopSpan, type TracerLike } from './telemetry/client-tracing';
 import {
   createToolCallStream,
   getAdapter,
@@ -142,6 +143,11 @@ export interface ToolLoopSettings<
   /** Called after each executed step. */
   onStep?: (step: ToolLoopStep<TTools, TRegistry>) => void;
   signal?: AbortSignal;
+  /**
+   * An OpenTelemetry tracer: `runToolLoop` runs as an `invoke_agent toolgate.tool_loop` span, the
+   * parent of its model calls and gateway requests where the app installed a context manager.
+   */
+  tracer?: TracerLike;
 }
 
 /** `Toolgate#runToolLoop`'s options: the gateway is the client itself. */
@@ -494,12 +500,32 @@ export async function runToolLoop<
   const callModel: ModelCall = async function* (request) {
     return { response: await dialect.call(options.client, request) };
   };
-  const events = loop(run, callModel);
-  for (;;) {
-    const next = await events.next();
-    // The loop hands back the request it was given, grown: of the caller's type.
-    if (next.done === true) return next.value as ToolLoopResult<TRequest, TTools, TRegistry>;
-  }
+  return inLoopSpan(
+    options.tracer,
+    {
+      name: 'toolgate.tool_loop',
+      attributes: {
+        'toolgate.provider.format': options.provider,
+        ...(options.conversationId === undefined
+          ? {}
+          : { 'gen_ai.conversation.id': options.conversationId }),
+      },
+    },
+    async (span) => {
+      const events = loop(run, callModel);
+      for (;;) {
+        const next = await events.next();
+        if (next.done === true) {
+          span?.setAttributes({
+            'toolgate.loop.steps': next.value.steps.length,
+            'toolgate.loop.stopped': next.value.stopped,
+          });
+          // The loop hands back the request it was given, grown: of the caller's type.
+          return next.value as ToolLoopResult<TRequest, TTools, TRegistry>;
+        }
+      }
+    },
+  );
 }
 
 /**

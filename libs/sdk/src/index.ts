@@ -166,3 +166,4 @@ export type {
   StreamErrorEvent,
 } from '@toolgate/adapters';
 export { ToolgateError } from '@toolgate/toolir';
+export type { SpanLike, SpanOptionsLike, TracerLike } from './telemetry/client-tracing';

@@ -10,6 +10,11 @@ import type {
   IRCallsCompleted,
 } from '@toolgate/contract';
 import type { ToolResultIR } from '@toolgate/toolir';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { openAIChatCompletion } from '../test/support/fake-provider';
 import {
@@ -91,6 +96,61 @@ async function setup(handler: TestHandler, options: Partial<ToolgateOptions> = {
   });
   return { client, server, sleep };
 }
+
+describe('Toolgate with a tracer', () => {
+  it('makes each request a CLIENT span and sends its context as traceparent', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const { client, server: http } = await setup(
+      (_request, response) => sendJson(response, { body: exportBody, headers: exportHeaders }),
+      { tracer: provider.getTracer('app') },
+    );
+    await client.tools({ format: 'anthropic' });
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.name).toBe('GET /v1/exports');
+    expect(span?.kind).toBe(3);
+    expect(span?.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.template': '/v1/exports',
+      'server.address': '127.0.0.1',
+      'http.response.status_code': 200,
+    });
+    const context = span!.spanContext();
+    expect(http.requests[0]!.headers['traceparent']).toBe(
+      `00-${context.traceId}-${context.spanId}-01`,
+    );
+    await provider.shutdown();
+  });
+
+  it('marks the span of a refused request failed', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const { client } = await setup(
+      (_request, response) => sendProblem(response, problemOf('not_found', 'No such tool')),
+      { tracer: provider.getTracer('app') },
+    );
+    await expect(client.tools({ format: 'anthropic' })).rejects.toBeInstanceOf(ToolgateApiError);
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.attributes).toMatchObject({
+      'error.type': '404',
+      'http.response.status_code': 404,
+    });
+    expect(span?.status.code).toBe(2);
+    await provider.shutdown();
+  });
+
+  it('sends no traceparent without a tracer', async () => {
+    const { client, server: http } = await setup((_request, response) =>
+      sendJson(response, { body: exportBody, headers: exportHeaders }),
+    );
+    await client.tools({ format: 'anthropic' });
+    expect(http.requests[0]!.headers['traceparent']).toBeUndefined();
+  });
+});
 
 describe('Toolgate#tools', () => {
   it('builds the query, sends the key and the subject, and validates the body', async () => {

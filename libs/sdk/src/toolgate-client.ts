@@ -1,3 +1,4 @@
+import type { TracerLike } from './telemetry/client-tracing';
 import { getAdapter, type Provider } from '@toolgate/adapters';
 import {
   CallFinishedEventSchema,
@@ -69,6 +70,11 @@ export interface ToolgateOptions<TRegistry extends RegistryToolTypes = NoRegistr
   retry?: Partial<RetryOptions>;
   /** Budget of one HTTP attempt, body included (default 30 s); event streams have none. */
   timeoutMs?: number;
+  /**
+   * An OpenTelemetry tracer: each request to the gateway becomes a CLIENT span whose context is
+   * sent as `traceparent`, so the gateway's spans join the app's trace. None by default.
+   */
+  tracer?: TracerLike;
   /** Waits between retries; injectable for tests. */
   sleep?: SleepFunction;
   /** The jitter source in [0, 1); injectable for tests. */
@@ -358,6 +364,7 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
       timeoutMs: options.timeoutMs ?? 30_000,
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
+      tracer: options.tracer,
     });
   }
 

@@ -22,6 +22,7 @@ function call(fields: Partial<Call>): Call {
     input_check: null,
     partial_states: null,
     arguments_repair: null,
+    trace_id: null,
     created_at: '2026-01-01T00:00:00Z',
     started_at: null,
     finished_at: null,

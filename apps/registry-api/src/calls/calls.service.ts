@@ -51,6 +51,7 @@ import {
   ExportSnapshotsRepository,
   type SnapshotVersions,
 } from '../exports/export-snapshots.repository';
+import { activeTraceId } from '../telemetry/active-trace-id';
 import { sunsetException } from '../tools/tool-versions.service';
 import { ToolsRepository } from '../tools/tools.repository';
 import { CallEventBus, type CallSettledType } from './call-event-bus';
@@ -138,6 +139,7 @@ export function callToDto(row: CallRow): Call {
     input_check: row.inputCheck,
     partial_states: row.partialStates,
     arguments_repair: row.argumentsRepair,
+    trace_id: row.traceId,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
@@ -367,6 +369,7 @@ export class CallsService {
     const inline = resolved.every(
       ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
     );
+    const traceId = activeTraceId();
     const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }, index) => {
       const cut = cutOutcomes[index];
       const args = cut?.kind === 'repaired' ? cut.arguments : call.arguments;
@@ -384,6 +387,7 @@ export class CallsService {
         idempotencyKey: this.idempotencyKeyOf(input, call),
         inputCheck: grammarCheckOf(ir),
         partialStates: partialStates.get(call.id),
+        ...(traceId === undefined ? {} : { traceId }),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }

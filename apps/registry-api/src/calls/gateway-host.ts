@@ -164,6 +164,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       }),
       rateLimiter,
       logger,
+      traceContent: options.traceContent,
       // Events of calls run here: `finished` is announced by the runner once the outcome is stored.
       events: {
         emit: (event) => {

@@ -1,4 +1,4 @@
-import type { BuiltinExecutor, SecretResolver } from '@toolgate/engine';
+import type { BuiltinExecutor, SecretResolver, TraceContentOptions } from '@toolgate/engine';
 import type { GatewayEgress } from '@toolgate/gateway';
 
 /** Nest injection token of the gateway's `GatewayOptions`. */
@@ -14,6 +14,8 @@ export interface GatewayOptions {
   egress: GatewayEgress;
   /** How long an approval request stays open before the call fails with `approval_expired`. */
   approvalTtlMs: number;
+  /** Whether calls put their content on their spans (TOOLGATE_TRACE_CONTENT). */
+  traceContent: TraceContentOptions;
   /** Default and ceiling of `wait_ms` on POST /v1/calls. */
   defaultWaitMs: number;
   maxWaitMs: number;

@@ -1,5 +1,9 @@
 import path from 'node:path';
-import { EgressAllowSetting } from '@toolgate/gateway';
+import {
+  EgressAllowSetting,
+  TraceContentMaxBytesSetting,
+  TraceContentSetting,
+} from '@toolgate/gateway';
 import { SecretKeySetting, SecretOldKeysSetting } from '@toolgate/persistence';
 import { z } from 'zod';
 import {
@@ -50,6 +54,10 @@ export const AppConfigSchema = z
      * addresses are refused unless listed; link-local and cloud metadata always, unless listed.
      */
     TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
+    /** Which calls put arguments, result and definition on their spans: `off` (default), `per_tool`, `all`. */
+    TOOLGATE_TRACE_CONTENT: TraceContentSetting,
+    /** The cap (UTF-8 bytes) of one content attribute on a span. */
+    TOOLGATE_TRACE_CONTENT_MAX_BYTES: TraceContentMaxBytesSetting,
     /**
      * The key sealing the secret store (AES-256-GCM): base64 of 32 bytes, or `<id>:<base64>` to name
      * it for rotation. Without it (on Postgres) the secrets routes answer 503; `npm start` keeps one

@@ -1,7 +1,7 @@
 // One trace end to end: a caller's W3C trace context enters the API (a `traceparent` header, or an
 // MCP tools/call's `_meta`), the API's SERVER span and the engine's execute_tool span join it, and
 // the upstream the tool calls receives it. Spans are read from a local OTLP/HTTP receiver.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,60 +15,21 @@ import {
   type TestTeam,
   type TestTool,
 } from '../factories/registry.factory';
+import {
+  attributesOf,
+  callSpanOf,
+  callerContext,
+  closeServer,
+  listen,
+  SPAN_KIND_SERVER,
+  startOtlpCollector,
+  type OtlpCollector,
+  type OtlpSpan,
+} from '../support/otlp-collector';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean };
-}
-interface OtlpSpan {
-  name: string;
-  kind?: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes?: OtlpAttribute[];
-}
-interface OtlpExport {
-  resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
-}
-
-/** OTLP's SPAN_KIND_SERVER. */
-const SPAN_KIND_SERVER = 2;
-
-function attributesOf(span: OtlpSpan): Record<string, unknown> {
-  return Object.fromEntries(
-    (span.attributes ?? []).map((attribute) => [
-      attribute.key,
-      attribute.value.stringValue ??
-        (attribute.value.intValue === undefined
-          ? attribute.value.boolValue
-          : Number(attribute.value.intValue)),
-    ]),
-  );
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function close(server: Server | undefined): Promise<void> {
-  if (server === undefined) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-}
-
-/** A caller's trace context: a fresh trace id and the caller's own span id. */
-function callerContext(): { traceId: string; spanId: string; traceparent: string } {
-  const traceId = randomBytes(16).toString('hex');
-  const spanId = randomBytes(8).toString('hex');
-  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
-}
-
-const exportBodies: string[] = [];
 const upstreamHeaders: IncomingHttpHeaders[] = [];
-let collector: Server;
+let collector: OtlpCollector;
 let upstream: Server;
 let upstreamUrl: string;
 let api: TestApp | undefined;
@@ -77,25 +38,20 @@ let team: TestTeam;
 let spans: OtlpSpan[] | undefined;
 
 beforeAll(async () => {
-  // The JSON flavour of OTLP/HTTP, which @opentelemetry/exporter-trace-otlp-http sends.
-  collector = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      exportBodies.push(body);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  const collectorUrl = await listen(collector);
+  collector = await startOtlpCollector();
   upstream = createServer((request, response) => {
     upstreamHeaders.push(request.headers);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ reached: request.url }));
+    // The path only: the query carries the arguments, which a result must not echo here.
+    const reached = new URL(request.url ?? '/', 'http://upstream').pathname;
+    response.end(JSON.stringify({ reached, session: 'sess-from-upstream' }));
   });
   upstreamUrl = await listen(upstream);
   api = await startTestApp({
-    OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_SERVICE_NAME: 'toolgate-registry-api-tracing-test',
+    // Only tool versions that ask for it put their content on spans.
+    TOOLGATE_TRACE_CONTENT: 'per_tool',
   });
   // The MCP client speaks HTTP, so the app listens on a real port as well.
   await api.app.listen({ port: 0, host: '127.0.0.1' });
@@ -104,18 +60,24 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api?.close();
-  await close(upstream);
-  await close(collector);
+  await closeServer(upstream);
+  await collector.close();
 });
 
-/** Publishes a stable http tool that GETs `path` on the upstream. */
-async function httpTool(path: string): Promise<TestTool> {
+/** Publishes a stable http tool that GETs `path` on the upstream (its content traced when `content`). */
+async function httpTool(
+  path: string,
+  options: { parameters?: Record<string, unknown>; content?: boolean } = {},
+): Promise<TestTool> {
   const tool = await createTool(api!, team);
-  const ir = tool.ir.parameters({ type: 'object', properties: {} }).with({
+  const ir = tool.ir.parameters(options.parameters ?? { type: 'object', properties: {} }).with({
     behavior: { readonly: true, destructive: false, idempotent: true },
     constraints: { timeout_ms: 5_000, max_retries: 0 },
     protocol_meta: {
-      toolgate: { executor: { kind: 'http', method: 'GET', url: `${upstreamUrl}${path}` } },
+      toolgate: {
+        executor: { kind: 'http', method: 'GET', url: `${upstreamUrl}${path}` },
+        ...(options.content === undefined ? {} : { trace: { content: options.content } }),
+      },
     },
   });
   await publish(api!, team, { ...tool, ir }, '1.0.0', ir);
@@ -128,11 +90,7 @@ async function exportedSpans(): Promise<OtlpSpan[]> {
   if (spans === undefined) {
     await api?.close();
     api = undefined;
-    spans = exportBodies.flatMap((body) =>
-      ((JSON.parse(body) as OtlpExport).resourceSpans ?? []).flatMap((resource) =>
-        (resource.scopeSpans ?? []).flatMap((scope) => scope.spans ?? []),
-      ),
-    );
+    spans = collector.spans();
   }
   return spans;
 }
@@ -145,14 +103,22 @@ describe('trace context through the API', () => {
 
   it('passes a traceparent header of POST /v1/calls/ir on to the http upstream', async () => {
     headerTool = await httpTool('/orders');
+    const providerCallId = `trace-${randomUUID()}`;
     const response = await api!.request({
       method: 'POST',
       url: '/v1/calls/ir',
       key: team.key,
       headers: { traceparent: viaHeader.traceparent, tracestate: 'caller=1' },
-      body: [{ id: `trace-${randomUUID()}`, name: headerTool.name, arguments: {} }],
+      body: [{ id: providerCallId, name: headerTool.name, arguments: {} }],
     });
     expect(response.status, response.text).toBe(200);
+    // The call record keeps its trace id, for the console's link to the trace.
+    const [row] = await api!.sql<{ id: string }>(
+      'SELECT id FROM calls WHERE provider_call_id = $1',
+      [providerCallId],
+    );
+    const call = await api!.request({ method: 'GET', url: `/v1/calls/${row!.id}`, key: team.key });
+    expect(call.body.trace_id).toBe(viaHeader.traceId);
     expect(response.body.results[0]).toMatchObject({ ok: true, data: { reached: '/orders' } });
     const received = upstreamHeaders.find(
       (headers) =>
@@ -195,6 +161,34 @@ describe('trace context through the API', () => {
     );
   });
 
+  const withContent = callerContext();
+  let contentTool: TestTool;
+
+  it('runs a tool version that opts in to traced content', async () => {
+    contentTool = await httpTool('/login', {
+      parameters: {
+        type: 'object',
+        properties: { user: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+      },
+      content: true,
+    });
+    const response = await api!.request({
+      method: 'POST',
+      url: '/v1/calls/ir',
+      key: team.key,
+      headers: { traceparent: withContent.traceparent },
+      body: [
+        {
+          id: `trace-${randomUUID()}`,
+          name: contentTool.name,
+          arguments: { user: 'ada', password: 'hunter2-planted' },
+        },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ ok: true });
+  });
+
   it('exports the server span as a child of the caller and the execute_tool span in the same trace', async () => {
     const exported = await exportedSpans();
     const inTrace = exported.filter((span) => span.traceId === viaHeader.traceId);
@@ -230,5 +224,57 @@ describe('trace context through the API', () => {
       inTrace.some((span) => span.name === `execute_tool ${metaTool.name}`),
       JSON.stringify(inTrace.map((span) => span.name)),
     ).toBe(true);
+  });
+
+  it('puts each step in its own span and says who called which tool version, without content the tool did not opt in to', async () => {
+    const inTrace = (await exportedSpans()).filter((span) => span.traceId === viaHeader.traceId);
+    const root = inTrace.find(
+      (span) =>
+        span.name === `execute_tool ${headerTool.name}` &&
+        attributesOf(span)['toolgate.status'] !== undefined,
+    );
+    expect(root, JSON.stringify(inTrace.map((span) => span.name))).toBeDefined();
+    const steps = inTrace
+      .filter((span) => span.parentSpanId === root!.spanId)
+      .map((span) => span.name);
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        'toolgate.resolve',
+        'toolgate.validate',
+        'toolgate.policy',
+        'toolgate.rate_limit',
+        `execute_tool ${headerTool.name}`,
+        'toolgate.truncate',
+      ]),
+    );
+    expect(attributesOf(root!)).toMatchObject({
+      'toolgate.tool.id': headerTool.id,
+      'toolgate.tool.version': '1.0.0',
+      'toolgate.team.id': team.id,
+      'toolgate.validation.outcome': 'ok',
+      'toolgate.policy.effect': 'allow',
+      'toolgate.status': 'succeeded',
+      'toolgate.truncated': false,
+    });
+    expect(attributesOf(root!)['toolgate.api_key.id']).toEqual(expect.any(String));
+    for (const span of inTrace) {
+      expect(Object.keys(attributesOf(span))).not.toContain('gen_ai.tool.call.arguments');
+      expect(Object.keys(attributesOf(span))).not.toContain('gen_ai.tool.call.result');
+    }
+  });
+
+  it('puts the arguments, the result and the definition of an opted-in tool on its span, sensitive fields redacted', async () => {
+    const exported = await exportedSpans();
+    const call = callSpanOf(exported, { traceId: withContent.traceId, tool: contentTool.name });
+    const attributes = attributesOf(call!);
+    expect(JSON.parse(String(attributes['gen_ai.tool.call.arguments']))).toEqual({
+      user: 'ada',
+      password: '[redacted]',
+    });
+    expect(String(attributes['gen_ai.tool.call.result'])).toContain('sess-from-upstream');
+    expect(JSON.parse(String(attributes['gen_ai.tool.definitions']))).toMatchObject([
+      { type: 'function', name: contentTool.name },
+    ]);
+    expect(JSON.stringify(exported)).not.toContain('hunter2-planted');
   });
 });

@@ -1,5 +1,9 @@
 import { hostname } from 'node:os';
-import { EgressAllowSetting } from '@toolgate/gateway';
+import {
+  EgressAllowSetting,
+  TraceContentMaxBytesSetting,
+  TraceContentSetting,
+} from '@toolgate/gateway';
 import { SecretKeySetting, SecretOldKeysSetting } from '@toolgate/persistence';
 import { z } from 'zod';
 
@@ -29,6 +33,10 @@ export const WorkerConfigSchema = z.object({
   WORKER_CONCURRENCY: int({ min: 1, max: 512, default: 8 }),
   /** Where tools may connect beyond public addresses (the API's setting; see its README). */
   TOOLGATE_EGRESS_ALLOW: EgressAllowSetting,
+  /** Which calls put arguments, result and definition on their spans: `off` (default), `per_tool`, `all`. */
+  TOOLGATE_TRACE_CONTENT: TraceContentSetting,
+  /** The cap (UTF-8 bytes) of one content attribute on a span. */
+  TOOLGATE_TRACE_CONTENT_MAX_BYTES: TraceContentMaxBytesSetting,
   /** The API's secret key (`<base64 of 32 bytes>` or `<id>:<base64>`): opens the secrets tools reference. */
   TOOLGATE_SECRETS_KEY: SecretKeySetting,
   /** Earlier keys, comma-separated, for secrets not yet re-encrypted (`npm run secrets:reencrypt`). */

@@ -258,6 +258,14 @@ export const CallSchema = z
       description:
         "Set for a call whose arguments were cut off (the model's output ended inside them): `repaired` (completed from the schema and run) or `not_repaired` (answered `incomplete_arguments`); null for a call whose arguments arrived whole.",
     }),
+    trace_id: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .nullable()
+      .meta({
+        description:
+          'The W3C trace id of the request that recorded the call (its `traceparent`, or the span the API started), so its trace can be found in a tracing backend; null when none was active.',
+      }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),
     finished_at: TimestampSchema.nullable(),

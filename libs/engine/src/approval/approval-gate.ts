@@ -38,6 +38,10 @@ export interface ApprovalCheck {
   approval_id: string;
   /** The approver's note on a denial, shown to the model. */
   note?: string;
+  /** When the approval was requested (epoch ms), so traces can show how long the call waited. */
+  requested_at?: number;
+  /** When a person decided (epoch ms); absent while pending. */
+  decided_at?: number;
 }
 
 /**

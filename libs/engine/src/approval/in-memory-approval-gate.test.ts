@@ -40,6 +40,8 @@ describe('InMemoryApprovalGate', () => {
     expect(await gate.check(request())).toEqual({
       status: 'approved',
       approval_id: pending.approval_id,
+      requested_at: pending.requested_at,
+      decided_at: pending.requested_at,
     });
     const next = await gate.check(request());
     expect(next.status).toBe('pending');

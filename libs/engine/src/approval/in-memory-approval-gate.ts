@@ -21,6 +21,7 @@ export interface ApprovalRecord {
   created_at: number;
   expires_at: number;
   decided_by?: string;
+  decided_at?: number;
   note?: string;
 }
 
@@ -80,6 +81,7 @@ export class InMemoryApprovalGate implements ApprovalGate {
       throw new Error(`approval ${approvalId} has expired`);
     record.status = decision.status;
     record.decided_by = decision.by;
+    record.decided_at = this.clock.now();
     if (decision.note !== undefined) record.note = decision.note;
     return { ...record };
   }
@@ -95,19 +97,24 @@ export class InMemoryApprovalGate implements ApprovalGate {
         sameBinding(record.binding, request.binding),
     );
     if (existing !== undefined) {
+      const base = {
+        approval_id: existing.id,
+        requested_at: existing.created_at,
+        ...(existing.decided_at === undefined ? {} : { decided_at: existing.decided_at }),
+      };
       if (existing.status === 'denied') {
         return {
+          ...base,
           status: 'denied',
-          approval_id: existing.id,
           ...(existing.note === undefined ? {} : { note: existing.note }),
         };
       }
-      if (now >= existing.expires_at) return { status: 'expired', approval_id: existing.id };
+      if (now >= existing.expires_at) return { ...base, status: 'expired' };
       if (existing.status === 'approved') {
         existing.status = 'consumed';
-        return { status: 'approved', approval_id: existing.id };
+        return { ...base, status: 'approved' };
       }
-      return { status: 'pending', approval_id: existing.id };
+      return { ...base, status: 'pending' };
     }
     const record: ApprovalRecord = {
       id: randomUUID(),
@@ -122,6 +129,6 @@ export class InMemoryApprovalGate implements ApprovalGate {
       expires_at: now + this.ttlMs,
     };
     this.records.set(record.id, record);
-    return { status: 'pending', approval_id: record.id };
+    return { status: 'pending', approval_id: record.id, requested_at: now };
   }
 }

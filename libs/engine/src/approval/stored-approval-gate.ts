@@ -10,6 +10,10 @@ export interface StoredApproval {
   status: 'pending' | 'approved' | 'denied' | 'expired';
   decisionReason: string | null;
   expiresAt: Date;
+  /** When the request was written; stores that know it report it for traces. */
+  requestedAt?: Date;
+  /** When a person decided; null or absent while pending. */
+  decidedAt?: Date | null;
 }
 
 /** A request for approval, written when a call first reaches the gate. */
@@ -72,7 +76,15 @@ export class StoredApprovalGate implements ApprovalGate {
         requestedBy: this.options.requestedBy,
         expiresAt: new Date(now.getTime() + this.options.ttlMs),
       }));
-    const base = { approval_id: approval.id };
+    const base = {
+      approval_id: approval.id,
+      ...(approval.requestedAt === undefined
+        ? {}
+        : { requested_at: approval.requestedAt.getTime() }),
+      ...(approval.decidedAt === undefined || approval.decidedAt === null
+        ? {}
+        : { decided_at: approval.decidedAt.getTime() }),
+    };
     // An approval covers exactly what the approver saw; anything else is refused, never run.
     if (
       approval.toolId !== request.binding.tool_id ||

@@ -548,7 +548,9 @@ describe('executeCall: rate limit, truncation, classification, events, tracing',
       return 'ok';
     });
     await executeCall(callOf('lookup', {}, 'call-42'), context);
-    const spans = exporter.getFinishedSpans();
+    const spans = exporter
+      .getFinishedSpans()
+      .filter((span) => span.name.startsWith('execute_tool'));
     expect(spans).toHaveLength(3);
     for (const span of spans) {
       expect(span.name).toBe('execute_tool lookup');
@@ -569,6 +571,191 @@ describe('executeCall: rate limit, truncation, classification, events, tracing',
       undefined,
     ]);
     expect(root.attributes['toolgate.attempts']).toBe(2);
+    expect(attempts.map((span) => span.attributes['toolgate.retry.reason'])).toEqual([
+      undefined,
+      'upstream_error',
+    ]);
+    await provider.shutdown();
+  });
+});
+
+describe('executeCall: a span per step', () => {
+  function tracing(): { exporter: InMemorySpanExporter; provider: BasicTracerProvider } {
+    const exporter = new InMemorySpanExporter();
+    return {
+      exporter,
+      provider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+    };
+  }
+
+  it('traces resolve, validate, policy, rate limit, each attempt, the fallback that answered and truncation under the call span', async () => {
+    const { exporter, provider } = tracing();
+    const primary = ToolBuilder.from({ name: 'search', fallback: ['search_mirror'] })
+      .parameters(countSchema)
+      .builtin('down')
+      .build();
+    const mirror = ToolBuilder.from({ name: 'search_mirror' })
+      .parameters(countSchema)
+      .builtin('mirror')
+      .build();
+    const { context, builtins } = createHarness({ tools: [primary, mirror] });
+    context.tracer = provider.getTracer('test');
+    context.traceAttributes = { 'toolgate.team.id': 'team-1', 'gen_ai.conversation.id': 'conv-1' };
+    context.maxResultBytes = 64;
+    context.policy = new CedarPolicyEngine('@id("everyone") permit(principal, action, resource);');
+    builtins.registerBuiltin('down', () => {
+      throw new ToolExecutionError({ http_status: 503, message: 'down' });
+    });
+    builtins.registerBuiltin('mirror', () => ({ hits: 'x'.repeat(500) }));
+    const outcome = await executeCall(callOf('search', { query: 'q' }, 'call-7'), context);
+    expect(outcome.status).toBe('succeeded');
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((span) => span.parentSpanContext === undefined)!;
+    const childrenOf = (parent: typeof root): string[] =>
+      spans
+        .filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId)
+        .map((span) => span.name);
+    expect(childrenOf(root)).toEqual([
+      'toolgate.resolve',
+      'toolgate.validate',
+      'toolgate.policy',
+      'toolgate.rate_limit',
+      'execute_tool search',
+      'toolgate.fallback',
+      'toolgate.truncate',
+    ]);
+    const fallback = spans.find((span) => span.name === 'toolgate.fallback')!;
+    expect(childrenOf(fallback)).toEqual([
+      'toolgate.validate',
+      'toolgate.policy',
+      'toolgate.rate_limit',
+      'execute_tool search_mirror',
+    ]);
+    expect(fallback.attributes).toMatchObject({
+      'toolgate.fallback.tool': 'search_mirror',
+      'toolgate.tool.version': mirror.version,
+    });
+    expect(spans.find((span) => span.name === 'toolgate.policy')?.attributes).toMatchObject({
+      'toolgate.policy.effect': 'allow',
+      'toolgate.policy.rule': 'everyone',
+    });
+    expect(spans.find((span) => span.name === 'toolgate.truncate')?.attributes).toMatchObject({
+      'toolgate.truncated': true,
+      'toolgate.truncation.kept_bytes': expect.any(Number) as number,
+    });
+    expect(root.attributes).toMatchObject({
+      'toolgate.team.id': 'team-1',
+      'gen_ai.conversation.id': 'conv-1',
+      'toolgate.tool.id': primary.id,
+      'toolgate.tool.version': primary.version,
+      'toolgate.validation.outcome': 'ok',
+      'toolgate.policy.effect': 'allow',
+      'toolgate.answered_by': 'search_mirror',
+      'toolgate.truncated': true,
+      'toolgate.status': 'succeeded',
+    });
+    await provider.shutdown();
+  });
+
+  it('puts the validation outcome, error code and layer on the call span', async () => {
+    const { exporter, provider } = tracing();
+    const tool = ToolBuilder.from({ name: 'search' }).parameters(countSchema).builtin('s').build();
+    const { context } = createHarness({ tools: [tool] });
+    context.tracer = provider.getTracer('test');
+    await executeCall(callOf('search', { count: 50, extra: 1 }), context);
+    const root = exporter.getFinishedSpans().find((span) => span.parentSpanContext === undefined)!;
+    expect(root.attributes).toMatchObject({
+      'toolgate.validation.outcome': 'invalid',
+      'toolgate.validation.error_count': 3,
+      'toolgate.validation.paths': ['/query', '/extra', '/count'],
+      'error.type': 'invalid_arguments',
+      'toolgate.error.code': 'invalid_arguments',
+      'toolgate.error.layer': 'schema',
+    });
+    await provider.shutdown();
+  });
+
+  it('traces the approval with its id and how long the call waited for it', async () => {
+    const { exporter, provider } = tracing();
+    const tool = ToolBuilder.from({ name: 'delete_file' })
+      .behavior({
+        readonly: false,
+        destructive: true,
+        idempotent: false,
+        requires_approval: 'if_destructive',
+      })
+      .builtin('delete')
+      .build();
+    const { context, builtins, clock } = createHarness({ tools: [tool] });
+    const gate = new InMemoryApprovalGate({ clock });
+    context.approvals = gate;
+    context.tracer = provider.getTracer('test');
+    builtins.registerBuiltin('delete', () => 'deleted');
+    const pending = await executeCall(callOf('delete_file', {}, 'call-1'), context);
+    clock.time += 90_000;
+    gate.approve(pending.execution.approval?.approval_id ?? '', { by: 'alice' });
+    clock.time += 5_000;
+    await executeCall(callOf('delete_file', {}, 'call-1'), context);
+    const approvals = exporter
+      .getFinishedSpans()
+      .filter((span) => span.name === 'toolgate.approval')
+      .map((span) => span.attributes);
+    expect(approvals).toEqual([
+      expect.objectContaining({
+        'toolgate.approval.status': 'pending',
+        'toolgate.approval.reason': 'destructive',
+        'toolgate.approval.wait_ms': 0,
+      }),
+      expect.objectContaining({
+        'toolgate.approval.id': pending.execution.approval?.approval_id,
+        'toolgate.approval.status': 'approved',
+        'toolgate.approval.wait_ms': 90_000,
+      }),
+    ]);
+    await provider.shutdown();
+  });
+
+  it('puts the arguments, result and definition on the span only when content is opted in, sensitive fields redacted', async () => {
+    const { exporter, provider } = tracing();
+    const schema = {
+      type: 'object',
+      properties: { user: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+    };
+    const plain = ToolBuilder.from({ name: 'login' }).parameters(schema).builtin('login').build();
+    const optedIn: typeof plain = {
+      ...plain,
+      protocol_meta: {
+        toolgate: { ...(plain.protocol_meta?.['toolgate'] as object), trace: { content: true } },
+      },
+    };
+    for (const [tool, mode] of [
+      [plain, 'all'],
+      [optedIn, 'off'],
+      [plain, 'per_tool'],
+      [optedIn, 'per_tool'],
+    ] as const) {
+      const { context, builtins } = createHarness({ tools: [tool] });
+      context.tracer = provider.getTracer('test');
+      context.traceContent = { mode, maxBytes: 4096 };
+      builtins.registerBuiltin('login', () => ({ session: 's-1' }));
+      await executeCall(callOf('login', { user: 'ada', password: 'hunter2' }), context);
+    }
+    const roots = exporter
+      .getFinishedSpans()
+      .filter((span) => span.parentSpanContext === undefined)
+      .map((span) => span.attributes);
+    expect(roots.map((attributes) => 'gen_ai.tool.call.arguments' in attributes)).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    expect(roots[3]).toMatchObject({
+      'gen_ai.tool.call.arguments': '{"user":"ada","password":"[redacted]"}',
+      'gen_ai.tool.call.result': expect.stringContaining('"session":"s-1"') as string,
+      'gen_ai.tool.definitions': expect.stringContaining('"name":"login"') as string,
+    });
+    expect(JSON.stringify(roots)).not.toContain('hunter2');
     await provider.shutdown();
   });
 });

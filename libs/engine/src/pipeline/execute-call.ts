@@ -1,4 +1,4 @@
-import type { Span } from '@opentelemetry/api';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { hashArguments } from '../approval/hash-arguments';
@@ -22,16 +22,28 @@ import {
   defaultTracer,
   GEN_AI_ATTRIBUTES,
   genAiToolType,
+  inStepSpan,
   markSpanError,
   runInSpan,
+  startStepSpan,
   startToolSpan,
+  TOOLGATE_ATTRIBUTES,
 } from '../telemetry/tracing';
+import {
+  argumentsAttribute,
+  DEFAULT_TRACE_CONTENT_MAX_BYTES,
+  definitionAttribute,
+  DefinitionsWritten,
+  resultAttribute,
+  tracesContent,
+} from '../telemetry/trace-content';
 import { truncatePayload } from '../truncate/truncate-result';
 import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
 import { realScheduleTimeout, realSleep, systemClock } from './clock';
 import type { ExecutionContext } from './execution-context';
 import type { EngineError, ExecutionMetadata, ExecutionResult } from './execution-result';
 import { validateCallArguments } from './validate-call-arguments';
+import type { CallArgumentsValidation } from './validate-call-arguments';
 
 /** Byte budget of a result's data unless the context sets one. */
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
@@ -40,8 +52,12 @@ const ANONYMOUS_CALLER = { key_id: 'anonymous', team: 'anonymous', scopes: [] };
 
 let defaultTable: ClassificationTable | undefined;
 
+// One per process: a trace carries each tool version's definition once, whichever call writes it.
+const definitionsWritten = new DefinitionsWritten();
+
 interface Runtime {
   context: ExecutionContext;
+  tracer: Tracer;
   clock: Clock;
   sleep: Sleep;
   scheduleTimeout: ScheduleTimeout;
@@ -59,7 +75,11 @@ interface CallState {
   attempts: number;
   decision?: PolicyDecision;
   approval?: ExecutionMetadata['approval'];
+  /** When the approval was requested and decided, for the approval span's wait. */
+  approvalTiming?: { requested_at?: number; decided_at?: number };
   fallbacks: { tool: string; outcome: string }[];
+  /** Set when this call's content goes on its span: the call's tool and the attribute cap. */
+  content?: { tool: ToolIR; maxBytes: number };
 }
 
 type ToolRun =
@@ -71,6 +91,7 @@ function runtimeOf(context: ExecutionContext): Runtime {
   defaultTable ??= new ClassificationTable(DEFAULT_CLASSIFICATION_ROWS);
   return {
     context,
+    tracer: context.tracer ?? defaultTracer(),
     clock: context.clock ?? systemClock,
     sleep: context.sleep ?? realSleep,
     scheduleTimeout: context.scheduleTimeout ?? realScheduleTimeout,
@@ -162,21 +183,33 @@ function policyInputOf(state: CallState, tool: ToolIR, args: Record<string, unkn
   };
 }
 
-async function runAttempt(
-  state: CallState,
-  input: { tool: ToolIR; args: Record<string, unknown>; config: ExecutorConfig; attempt: number },
-): Promise<ExecutorOutcome> {
+interface AttemptInput {
+  tool: ToolIR;
+  args: Record<string, unknown>;
+  config: ExecutorConfig;
+  attempt: number;
+  /** The span the attempt belongs to: the call's, or the fallback's that runs it. */
+  parent: Span;
+  /** The error code of the attempt this one retries. */
+  retryReason?: string;
+}
+
+async function runAttempt(state: CallState, input: AttemptInput): Promise<ExecutorOutcome> {
   const { runtime, call } = state;
   const { tool, attempt } = input;
   const span = startToolSpan({
-    tracer: runtime.context.tracer ?? defaultTracer(),
+    tracer: runtime.tracer,
     toolName: tool.name,
-    parent: state.span,
+    parent: input.parent,
     attributes: {
       [GEN_AI_ATTRIBUTES.toolCallId]: call.id,
       [GEN_AI_ATTRIBUTES.toolType]: genAiToolType(input.config.kind),
-      'toolgate.tool.version': tool.version,
-      'toolgate.attempt': attempt,
+      [TOOLGATE_ATTRIBUTES.toolId]: tool.id,
+      [TOOLGATE_ATTRIBUTES.toolVersion]: tool.version,
+      [TOOLGATE_ATTRIBUTES.attempt]: attempt,
+      ...(input.retryReason === undefined
+        ? {}
+        : { [TOOLGATE_ATTRIBUTES.retryReason]: input.retryReason }),
     },
   });
   emit(state, { type: 'started', tool: tool.name, attempt });
@@ -248,6 +281,7 @@ async function runAttempt(
     markSpanError(span, {
       code: classification.code,
       message: classification.user_visible ? outcome.failure.message : classification.code,
+      layer: classification.layer,
     });
   }
   span.end();
@@ -314,6 +348,10 @@ async function checkApproval(
     arguments: args,
   });
   state.approval = { approval_id: check.approval_id, status: check.status, reason };
+  state.approvalTiming = {
+    ...(check.requested_at === undefined ? {} : { requested_at: check.requested_at }),
+    ...(check.decided_at === undefined ? {} : { decided_at: check.decided_at }),
+  };
   switch (check.status) {
     case 'approved':
       return undefined;
@@ -349,13 +387,61 @@ async function checkApproval(
   }
 }
 
+/** How many failing paths a `toolgate.validate` span lists. */
+const TRACED_VALIDATION_PATHS = 5;
+
+function validationAttributes(validation: CallArgumentsValidation): Attributes {
+  if (validation.ok) return { [TOOLGATE_ATTRIBUTES.validationOutcome]: 'ok' };
+  if (validation.kind === 'invalid_schema')
+    return { [TOOLGATE_ATTRIBUTES.validationOutcome]: 'invalid_schema' };
+  return {
+    [TOOLGATE_ATTRIBUTES.validationOutcome]: 'invalid',
+    [TOOLGATE_ATTRIBUTES.validationErrorCount]: validation.errors.length,
+    [TOOLGATE_ATTRIBUTES.validationPaths]: validation.errors
+      .slice(0, TRACED_VALIDATION_PATHS)
+      .map((error) => error.path),
+  };
+}
+
+function policyAttributes(decision: PolicyDecision): Attributes {
+  return {
+    [TOOLGATE_ATTRIBUTES.policyEffect]: decision.effect,
+    [TOOLGATE_ATTRIBUTES.policyRevision]: decision.policy_revision,
+    ...(decision.matched_rule === undefined
+      ? {}
+      : { [TOOLGATE_ATTRIBUTES.policyRule]: decision.matched_rule }),
+  };
+}
+
+function approvalAttributes(state: CallState): Attributes {
+  const approval = state.approval;
+  if (approval === undefined) return {};
+  const check = state.approvalTiming;
+  const waitedUntil = check?.decided_at ?? state.runtime.clock.now();
+  return {
+    [TOOLGATE_ATTRIBUTES.approvalId]: approval.approval_id,
+    [TOOLGATE_ATTRIBUTES.approvalStatus]: approval.status,
+    [TOOLGATE_ATTRIBUTES.approvalReason]: approval.reason,
+    ...(check?.requested_at === undefined
+      ? {}
+      : {
+          [TOOLGATE_ATTRIBUTES.approvalWaitMs]: Math.max(0, waitedUntil - check.requested_at),
+        }),
+  };
+}
+
 async function runTool(
   state: CallState,
-  input: { tool: ToolIR; role: 'primary' | 'fallback' },
+  input: { tool: ToolIR; role: 'primary' | 'fallback'; parent: Span },
 ): Promise<ToolRun> {
   const { runtime, call } = state;
-  const { tool, role } = input;
+  const { tool, role, parent } = input;
+  const step = { tracer: runtime.tracer, parent };
+  const validateSpan = startStepSpan({ ...step, step: 'validate' });
   const validation = validateCallArguments(tool, call.arguments);
+  validateSpan.setAttributes(validationAttributes(validation));
+  validateSpan.end();
+  if (role === 'primary') state.span.setAttributes(validationAttributes(validation));
   if (!validation.ok) {
     if (validation.kind === 'invalid_schema')
       return classify(state, tool, { code: 'invalid_schema', message: validation.message });
@@ -367,9 +453,14 @@ async function runTool(
   }
   const args = validation.value;
   const policy = runtime.context.policy;
-  const decision: PolicyDecision = policy
-    ? await policy.decide(policyInputOf(state, tool, args))
-    : { effect: 'allow', policy_revision: 'none' };
+  const decision: PolicyDecision = await inStepSpan(
+    { ...step, step: 'policy' },
+    () =>
+      policy
+        ? policy.decide(policyInputOf(state, tool, args))
+        : Promise.resolve<PolicyDecision>({ effect: 'allow', policy_revision: 'none' }),
+    policyAttributes,
+  );
   if (role === 'primary') state.decision = decision;
   if (decision.effect === 'deny') {
     return classify(state, tool, {
@@ -392,10 +483,16 @@ async function runTool(
         },
       };
     }
-    const blocked = await checkApproval(state, { tool, args, reason: approvalReason, decision });
+    const blocked = await inStepSpan(
+      { ...step, step: 'approval' },
+      () => checkApproval(state, { tool, args, reason: approvalReason, decision }),
+      () => approvalAttributes(state),
+    );
     if (blocked !== undefined) return blocked;
   }
-  const limited = await acquireRateLimit(state, tool, args);
+  const limited = await inStepSpan({ ...step, step: 'rate_limit' }, () =>
+    acquireRateLimit(state, tool, args),
+  );
   if (limited !== undefined) return classify(state, tool, limited);
   const config = readExecutorConfig(tool);
   if (!config.ok)
@@ -403,9 +500,17 @@ async function runTool(
 
   // Retry only idempotent tools: a second POST may charge twice.
   const maxAttempts = tool.behavior.idempotent ? 1 + tool.constraints.max_retries : 1;
+  let retryReason: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
     state.attempts += 1;
-    const outcome = await runAttempt(state, { tool, args, config: config.config, attempt });
+    const outcome = await runAttempt(state, {
+      tool,
+      args,
+      config: config.config,
+      attempt,
+      parent,
+      ...(retryReason === undefined ? {} : { retryReason }),
+    });
     if (outcome.ok) {
       return {
         kind: 'success',
@@ -422,6 +527,7 @@ async function runTool(
       runtime.context.signal?.aborted !== true &&
       (retryAfter === undefined || retryAfter <= runtime.retry.maxRetryAfterMs);
     if (!canRetry) return failure;
+    retryReason = failure.error.code;
     const delay = retryDelay({
       retry: attempt - 1,
       ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
@@ -443,8 +549,43 @@ async function runTool(
   }
 }
 
+async function runFallback(state: CallState, name: string): Promise<ToolRun | undefined> {
+  const span = startStepSpan({
+    tracer: state.runtime.tracer,
+    step: 'fallback',
+    parent: state.span,
+    attributes: { [TOOLGATE_ATTRIBUTES.fallbackTool]: name },
+  });
+  try {
+    const fallbackTool = await state.runtime.context.resolveTool(name);
+    if (fallbackTool === undefined) {
+      state.fallbacks.push({ tool: name, outcome: 'unknown_tool' });
+      markSpanError(span, { code: 'unknown_tool', message: `no fallback tool named ${name}` });
+      return undefined;
+    }
+    span.setAttributes({
+      [TOOLGATE_ATTRIBUTES.toolId]: fallbackTool.id,
+      [TOOLGATE_ATTRIBUTES.toolVersion]: fallbackTool.version,
+    });
+    const run = await runTool(state, { tool: fallbackTool, role: 'fallback', parent: span });
+    if (run.kind === 'success') {
+      span.setStatus({ code: SpanStatusCode.OK });
+      return run;
+    }
+    state.fallbacks.push({ tool: name, outcome: run.error.code });
+    markSpanError(span, {
+      code: run.error.code,
+      message: run.error.message,
+      ...(run.kind === 'failure' ? { layer: run.layer } : {}),
+    });
+    return undefined;
+  } finally {
+    span.end();
+  }
+}
+
 async function runWithFallbacks(state: CallState, tool: ToolIR): Promise<ToolRun> {
-  const first = await runTool(state, { tool, role: 'primary' });
+  const first = await runTool(state, { tool, role: 'primary', parent: state.span });
   if (first.kind !== 'failure') return first;
   // A transient failure of a non-idempotent tool may have taken effect: a fallback would be a retry in disguise.
   const mayFallBack =
@@ -452,14 +593,8 @@ async function runWithFallbacks(state: CallState, tool: ToolIR): Promise<ToolRun
   if (!mayFallBack) return first;
   for (const name of tool.fallback ?? []) {
     if (state.runtime.context.signal?.aborted === true) break;
-    const fallbackTool = await state.runtime.context.resolveTool(name);
-    if (fallbackTool === undefined) {
-      state.fallbacks.push({ tool: name, outcome: 'unknown_tool' });
-      continue;
-    }
-    const run = await runTool(state, { tool: fallbackTool, role: 'fallback' });
-    if (run.kind === 'success') return run;
-    state.fallbacks.push({ tool: name, outcome: run.error.code });
+    const run = await runFallback(state, name);
+    if (run !== undefined) return run;
   }
   return first;
 }
@@ -489,8 +624,18 @@ async function finish(
       ...(run.data === undefined ? {} : { data: run.data }),
       ...(run.content === undefined ? {} : { content: run.content }),
     };
+    const truncateSpan = startStepSpan({
+      tracer: runtime.tracer,
+      step: 'truncate',
+      parent: state.span,
+    });
     const cut = truncatePayload(full, budget);
+    truncateSpan.setAttribute(TOOLGATE_ATTRIBUTES.truncated, cut.report !== undefined);
     if (cut.report !== undefined) {
+      truncateSpan.setAttributes({
+        [TOOLGATE_ATTRIBUTES.truncationOriginalBytes]: cut.report.original_bytes,
+        [TOOLGATE_ATTRIBUTES.truncationKeptBytes]: cut.report.kept_bytes,
+      });
       const store = runtime.context.results;
       let handle: string | undefined;
       try {
@@ -507,6 +652,7 @@ async function finish(
       }
       execution.truncation = { ...cut.report, ...(handle === undefined ? {} : { handle }) };
     }
+    truncateSpan.end();
     result = {
       status: 'succeeded',
       result: {
@@ -534,15 +680,30 @@ async function finish(
 function recordOutcome(state: CallState, result: ExecutionResult): void {
   const { span, runtime, call } = state;
   const { execution } = result;
-  span.setAttribute('toolgate.status', result.status);
-  span.setAttribute('toolgate.attempts', execution.attempts);
-  if (execution.answered_by !== undefined)
-    span.setAttribute('toolgate.answered_by', execution.answered_by);
-  if (execution.decision !== undefined)
-    span.setAttribute('toolgate.policy.effect', execution.decision.effect);
+  span.setAttributes({
+    [TOOLGATE_ATTRIBUTES.status]: result.status,
+    [TOOLGATE_ATTRIBUTES.attempts]: execution.attempts,
+    [TOOLGATE_ATTRIBUTES.truncated]: execution.truncation !== undefined,
+    ...(execution.answered_by === undefined
+      ? {}
+      : {
+          [TOOLGATE_ATTRIBUTES.answeredBy]: execution.answered_by,
+          [TOOLGATE_ATTRIBUTES.answeredByVersion]: execution.answered_by_version ?? '',
+        }),
+    ...(execution.decision === undefined ? {} : policyAttributes(execution.decision)),
+    ...approvalAttributes(state),
+  });
+  if (state.content !== undefined) {
+    span.setAttributes(resultAttribute(state.content.tool, result.result, state.content.maxBytes));
+  }
   const error = result.result.error;
   if (error === undefined) span.setStatus({ code: SpanStatusCode.OK });
-  else markSpanError(span, { code: error.code, message: error.message });
+  else
+    markSpanError(span, {
+      code: error.code,
+      message: error.message,
+      ...(execution.error_layer === undefined ? {} : { layer: execution.error_layer }),
+    });
   span.end();
   emit(state, {
     type: 'finished',
@@ -566,6 +727,15 @@ function recordOutcome(state: CallState, result: ExecutionResult): void {
   );
 }
 
+/** Puts the call's arguments on its span, and the tool's definition when its trace lacks it. */
+function recordContent(state: CallState, tool: ToolIR): void {
+  const maxBytes = state.runtime.context.traceContent?.maxBytes ?? DEFAULT_TRACE_CONTENT_MAX_BYTES;
+  state.content = { tool, maxBytes };
+  state.span.setAttributes(argumentsAttribute(tool, state.call.arguments, maxBytes));
+  if (definitionsWritten.firstIn(state.span.spanContext().traceId, tool))
+    state.span.setAttributes(definitionAttribute(tool, maxBytes));
+}
+
 /**
  * Executes one tool call through the whole pipeline: validate -> policy -> approval gate -> rate limit ->
  * executor under timeout with retries (idempotent tools, transient errors) -> fallbacks -> normalize -> truncate.
@@ -578,15 +748,25 @@ export async function executeCall(
   const runtime = runtimeOf(context);
   const startedAt = runtime.clock.now();
   const span = startToolSpan({
-    tracer: context.tracer ?? defaultTracer(),
+    tracer: runtime.tracer,
     toolName: call.name,
-    attributes: { [GEN_AI_ATTRIBUTES.toolCallId]: call.id },
+    attributes: { ...context.traceAttributes, [GEN_AI_ATTRIBUTES.toolCallId]: call.id },
   });
   const state: CallState = { runtime, call, span, attempts: 0, fallbacks: [] };
   emit(state, { type: 'queued', tool: call.name });
   let run: ToolRun;
   try {
-    const tool = await context.resolveTool(call.name, call.tool_version);
+    const tool = await inStepSpan(
+      { tracer: runtime.tracer, step: 'resolve', parent: span },
+      () => context.resolveTool(call.name, call.tool_version),
+      (found): Attributes =>
+        found === undefined
+          ? { [GEN_AI_ATTRIBUTES.errorType]: 'unknown_tool' }
+          : {
+              [TOOLGATE_ATTRIBUTES.toolId]: found.id,
+              [TOOLGATE_ATTRIBUTES.toolVersion]: found.version,
+            },
+    );
     if (tool === undefined) {
       run = classify(state, undefined, {
         code: 'unknown_tool',
@@ -598,7 +778,11 @@ export async function executeCall(
         GEN_AI_ATTRIBUTES.toolType,
         genAiToolType(config.ok ? config.config.kind : undefined),
       );
-      span.setAttribute('toolgate.tool.version', tool.version);
+      span.setAttributes({
+        [TOOLGATE_ATTRIBUTES.toolId]: tool.id,
+        [TOOLGATE_ATTRIBUTES.toolVersion]: tool.version,
+      });
+      if (tracesContent(tool, context.traceContent)) recordContent(state, tool);
       run = await runWithFallbacks(state, tool);
     }
   } catch (error) {

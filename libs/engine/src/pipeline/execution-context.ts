@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
 import type { ToolIR } from '@toolgate/toolir';
 import type { ApprovalGate } from '../approval/approval-gate';
 import type { ClassificationTable } from '../classification/classification-table';
@@ -9,6 +9,7 @@ import type { PolicyEngine, PolicyPrincipal } from '../policy/policy-engine';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { RetryOptions } from '../retry/backoff';
 import type { EventSink } from '../telemetry/events';
+import type { TraceContentOptions } from '../telemetry/trace-content';
 import type { EngineLogger } from '../telemetry/logger';
 import type { ResultStore } from '../truncate/result-store';
 import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
@@ -42,6 +43,13 @@ export interface ExecutionContext {
   scheduleTimeout?: ScheduleTimeout;
   random?: Random;
   tracer?: Tracer;
+  /** What the host knows of the call (team, key, conversation, provider), set on the call's span. */
+  traceAttributes?: Attributes;
+  /**
+   * Whether the call's arguments, result and tool definition go on its span (opt-in: off when
+   * absent), sensitive fields redacted and each value capped.
+   */
+  traceContent?: TraceContentOptions;
   logger?: EngineLogger;
   events?: EventSink;
   retry?: Partial<RetryOptions>;

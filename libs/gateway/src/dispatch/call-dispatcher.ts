@@ -1,6 +1,5 @@
-import { context as otelContext, propagation } from '@opentelemetry/api';
-import { BatchPlanError, planBatch, silentLogger } from '@toolgate/engine';
-import type { EngineLogger, EngineToolResult } from '@toolgate/engine';
+import { BatchPlanError, planBatch, silentLogger, traceHeadersOf } from '@toolgate/engine';
+import type { EngineLogger, EngineToolResult, TraceHeaders } from '@toolgate/engine';
 import { ExecuteToolCallJobSchema, JobName } from '@toolgate/persistence';
 import type { EnqueueJob, QueueDriver } from '@toolgate/persistence';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
@@ -16,15 +15,6 @@ export interface DispatchStore {
   failQueued(
     failures: ReadonlyArray<{ callId: string; result: EngineToolResult }>,
   ): Promise<Set<string>>;
-}
-
-function traceContext(): { traceparent?: string; tracestate?: string } {
-  const carrier: Record<string, string> = {};
-  propagation.inject(otelContext.active(), carrier);
-  return {
-    ...(carrier['traceparent'] === undefined ? {} : { traceparent: carrier['traceparent'] }),
-    ...(carrier['tracestate'] === undefined ? {} : { tracestate: carrier['tracestate'] }),
-  };
 }
 
 /**
@@ -69,7 +59,7 @@ export class CallDispatcher {
       );
       return;
     }
-    const trace = traceContext();
+    const trace = traceHeadersOf();
     await this.deps.driver.enqueueBulk(
       calls.map(({ call }) => this.job(call.id, { after: dependsOn.get(call.id) ?? [], trace })),
     );
@@ -82,7 +72,7 @@ export class CallDispatcher {
   async requeue(callIds: readonly string[]): Promise<void> {
     if (callIds.length === 0) return;
     const suffix = Date.now().toString(36);
-    const trace = traceContext();
+    const trace = traceHeadersOf();
     await this.deps.driver.enqueueBulk(
       callIds.map((id) => ({ ...this.job(id, { after: [], trace }), id: `${id}.${suffix}` })),
     );
@@ -95,13 +85,13 @@ export class CallDispatcher {
   async recover(callIds: readonly string[]): Promise<void> {
     if (callIds.length === 0) return;
     this.logger.info({ calls: callIds.length }, 'enqueueing recorded calls that had no job');
-    const trace = traceContext();
+    const trace = traceHeadersOf();
     await this.deps.driver.enqueueBulk(callIds.map((id) => this.job(id, { after: [], trace })));
   }
 
   private job(
     callId: string,
-    input: { after: readonly string[]; trace: { traceparent?: string; tracestate?: string } },
+    input: { after: readonly string[]; trace: TraceHeaders },
   ): EnqueueJob<typeof JobName.ExecuteToolCall> {
     return {
       name: JobName.ExecuteToolCall,
@@ -110,6 +100,7 @@ export class CallDispatcher {
         call_id: callId,
         ...(input.after.length === 0 ? {} : { after: input.after }),
         ...input.trace,
+        enqueued_at: Date.now(),
       }),
     };
   }

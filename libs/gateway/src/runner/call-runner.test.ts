@@ -4,8 +4,17 @@ import {
   InMemoryRateLimiter,
   realSleep,
 } from '@toolgate/engine';
+import type { Tracer } from '@opentelemetry/api';
 import type { ToolIR } from '@toolgate/toolir';
-import { describe, expect, it } from 'vitest';
+import { context as otelContext, propagation } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildCall, buildTool, TEST_CALLER } from '@toolgate/persistence/testing';
 import { createEngineContext } from './engine-context';
 import type { CallRepository, ReceivedJob } from '@toolgate/persistence';
@@ -20,6 +29,7 @@ function newTestProcessor(
     workerId?: string;
     sleepMs?: number;
     cancellation?: CallCancellation;
+    tracer?: Tracer;
   } = {},
 ) {
   const calls = options.calls ?? new InMemoryCallRepository();
@@ -35,6 +45,7 @@ function newTestProcessor(
   const engine = {
     executors: new ExecutorRegistry({ builtin: builtins }),
     rateLimiter: new InMemoryRateLimiter(),
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   };
   const sut = new CallRunner({
     calls,
@@ -309,5 +320,51 @@ describe('CallRunner', () => {
     });
     expect(cancellation.size).toBe(0);
     expect(cancellation.cancel(call.id)).toBe(false);
+  });
+});
+
+describe('CallRunner tracing', () => {
+  // What the hosts install at start-up (startTracing): spans follow the async context.
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  afterAll(() => {
+    otelContext.disable();
+    propagation.disable();
+  });
+
+  it("joins the enqueuing request's trace, records the queue wait and says who called", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const { sut, calls } = newTestProcessor({ tracer: provider.getTracer('test') });
+    const tool = buildTool({ handler: 'count' });
+    const call = await seed(calls as InMemoryCallRepository, tool);
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const job = jobFor(call.id);
+    job.data = {
+      ...job.data,
+      traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+      enqueued_at: 400,
+    };
+    await sut.process(job);
+    const spans = exporter.getFinishedSpans();
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([traceId]));
+    const queueWait = spans.find((span) => span.name === 'toolgate.queue_wait');
+    expect(queueWait?.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(queueWait?.attributes['toolgate.queue.wait_ms']).toBe(600);
+    const root = spans.find(
+      (span) =>
+        span.name === `execute_tool ${tool.name}` &&
+        span.parentSpanContext?.spanId === '00f067aa0ba902b7',
+    );
+    expect(root?.attributes).toMatchObject({
+      'toolgate.tool.id': tool.id,
+      'toolgate.tool.version': tool.version,
+      'toolgate.team.id': TEST_CALLER.team,
+      'toolgate.api_key.id': TEST_CALLER.key_id,
+      'gen_ai.conversation.id': 'conv_1',
+    });
+    await provider.shutdown();
   });
 });

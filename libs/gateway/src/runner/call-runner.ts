@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ROOT_CONTEXT, context as otelContext, propagation } from '@opentelemetry/api';
-import { executeCall, plainToolResult, silentLogger } from '@toolgate/engine';
+import { ROOT_CONTEXT, context as otelContext, propagation, trace } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
+import {
+  defaultTracer,
+  executeCall,
+  plainToolResult,
+  silentLogger,
+  startStepSpan,
+  TOOLGATE_ATTRIBUTES,
+} from '@toolgate/engine';
 import type { EngineLogger, EngineToolResult, ExecutionResult } from '@toolgate/engine';
 import type {
   CallOutcome,
@@ -15,6 +23,7 @@ import { DeferJobError, FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolga
 import type { ClientRelayHub } from '../client-relay/client-relay-hub';
 import type { CallFinishedMessage } from '../events/call-events';
 import type { CallCancellation } from './call-cancellation';
+import { callTraceAttributes } from './call-trace-attributes';
 import type { CreateEngineContext } from './engine-context';
 
 /** The error a call gets when its worker died mid-call and the tool is not safe to run again. */
@@ -264,12 +273,23 @@ export class CallRunner {
       ...(record.actor === undefined ? {} : { actor: record.actor }),
       ...(cancellation === undefined ? {} : { signal: cancellation.signal }),
       ...(clientRelay === undefined ? {} : { clientRelay }),
+      traceAttributes: callTraceAttributes(record),
     });
-    // Join the trace of the request that enqueued the call, when it passed one on.
-    const carrier: Record<string, string> = {};
-    if (input.job.traceparent !== undefined) carrier['traceparent'] = input.job.traceparent;
-    if (input.job.tracestate !== undefined) carrier['tracestate'] = input.job.tracestate;
-    const parent = propagation.extract(ROOT_CONTEXT, carrier);
+    const parent = this.jobTraceContext(input.job);
+    const enqueuedAt = input.job.enqueued_at;
+    if (enqueuedAt !== undefined) {
+      // The wait is over by now: the span is written with the enqueue and pickup times.
+      const parentSpan = trace.getSpan(parent);
+      startStepSpan({
+        tracer: context.tracer ?? defaultTracer(),
+        step: 'queue_wait',
+        startTime: enqueuedAt,
+        ...(parentSpan === undefined ? {} : { parent: parentSpan }),
+        attributes: {
+          [TOOLGATE_ATTRIBUTES.queueWaitMs]: Math.max(0, run.started_at - enqueuedAt),
+        },
+      }).end(run.started_at);
+    }
     // executeCall never throws: a failing tool or port comes back as a result.
     let execution: ExecutionResult;
     try {
@@ -317,6 +337,17 @@ export class CallRunner {
       recovered: input.recovered,
       attempts: outcome.attempts,
     };
+  }
+
+  /**
+   * The trace of the request that enqueued the call, when it passed one on; the active context
+   * otherwise (an inline call runs inside its request's span).
+   */
+  private jobTraceContext(job: ExecuteToolCallJob): Context {
+    if (job.traceparent === undefined) return otelContext.active();
+    const carrier: Record<string, string> = { traceparent: job.traceparent };
+    if (job.tracestate !== undefined) carrier['tracestate'] = job.tracestate;
+    return propagation.extract(ROOT_CONTEXT, carrier);
   }
 
   /** A final outcome was stored: tell waiters and streams, with the result addressed to the model's id. */

@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
 import {
   ExecutorRegistry,
   StoredApprovalGate,
@@ -17,6 +17,7 @@ import type {
   RateLimiter,
   ResultStore,
   SecretResolver,
+  TraceContentOptions,
   ToolResolver,
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
@@ -36,6 +37,8 @@ export interface EngineDeps {
   /** Finds fallback tools (and other versions); the call's own tool version comes from its record. */
   resolveTool?: ToolResolver;
   tracer?: Tracer;
+  /** Whether calls put their content on their spans (TOOLGATE_TRACE_CONTENT); off when absent. */
+  traceContent?: TraceContentOptions;
   logger?: EngineLogger;
   events?: EventSink;
   /** How long a call may wait for rate-limit capacity before it fails with `rate_limited`. */
@@ -53,6 +56,8 @@ export interface CallScope {
   signal?: AbortSignal;
   /** The way back to the MCP client that made the call, when it has one. */
   clientRelay?: McpClientRelay;
+  /** What the call's spans say about it (tool, team, key, conversation, provider). */
+  traceAttributes?: Attributes;
 }
 
 /** Builds an engine context for one call from its scope. */
@@ -76,12 +81,14 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.policy !== undefined) context.policy = deps.policy;
   if (deps.results !== undefined) context.results = deps.results;
   if (deps.tracer !== undefined) context.tracer = deps.tracer;
+  if (deps.traceContent !== undefined) context.traceContent = deps.traceContent;
   if (deps.logger !== undefined) context.logger = deps.logger;
   if (deps.events !== undefined) context.events = deps.events;
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
   if (deps.secrets !== undefined) context.secrets = deps.secrets;
   if (scope.signal !== undefined) context.signal = scope.signal;
   if (scope.clientRelay !== undefined) context.clientRelay = scope.clientRelay;
+  if (scope.traceAttributes !== undefined) context.traceAttributes = scope.traceAttributes;
   return context;
 }
 

@@ -6,6 +6,35 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { DEFAULT_TRACE_CONTENT_MAX_BYTES, TraceContentModeSchema } from '@toolgate/engine';
+import type { TraceContentOptions } from '@toolgate/engine';
+import { z } from 'zod';
+
+/** TOOLGATE_TRACE_CONTENT as a config field: `off` (default), `per_tool` or `all`. */
+export const TraceContentSetting = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? 'off' : value.trim()))
+  .pipe(TraceContentModeSchema);
+
+/** TOOLGATE_TRACE_CONTENT_MAX_BYTES as a config field: the cap of one content attribute. */
+export const TraceContentMaxBytesSetting = z.coerce
+  .number()
+  .int()
+  .min(64)
+  .max(1024 * 1024)
+  .default(DEFAULT_TRACE_CONTENT_MAX_BYTES);
+
+/** The engine's span-content option from the two settings. */
+export function traceContentOf(settings: {
+  TOOLGATE_TRACE_CONTENT: TraceContentOptions['mode'];
+  TOOLGATE_TRACE_CONTENT_MAX_BYTES: number;
+}): TraceContentOptions {
+  return {
+    mode: settings.TOOLGATE_TRACE_CONTENT,
+    maxBytes: settings.TOOLGATE_TRACE_CONTENT_MAX_BYTES,
+  };
+}
 
 /** A process's tracer, whether its spans leave the process, and how to flush them at shutdown. */
 export interface Tracing {

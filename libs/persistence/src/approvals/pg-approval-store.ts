@@ -9,6 +9,8 @@ interface ApprovalRow extends Record<string, unknown> {
   status: StoredApproval['status'];
   decision_reason: string | null;
   expires_at: Date;
+  created_at: Date;
+  decided_at: Date | null;
 }
 
 function toStored(row: ApprovalRow): StoredApproval {
@@ -20,10 +22,13 @@ function toStored(row: ApprovalRow): StoredApproval {
     status: row.status,
     decisionReason: row.decision_reason,
     expiresAt: row.expires_at,
+    requestedAt: row.created_at,
+    decidedAt: row.decided_at,
   };
 }
 
-const COLUMNS = 'id, tool_id, tool_version, arguments_hash, status, decision_reason, expires_at';
+const COLUMNS =
+  'id, tool_id, tool_version, arguments_hash, status, decision_reason, expires_at, created_at, decided_at';
 
 const FIND_BY_CALL = sql(
   'approvals.find_by_call',

@@ -61,6 +61,8 @@ export interface CallRecord {
   tool: ToolIR;
   caller: PolicyPrincipal;
   conversation_id: string | undefined;
+  /** The wire format the call came in (`openai-chat`, `anthropic`, `mcp`, ...), when the store keeps it. */
+  provider?: string | undefined;
   /** The person or key that made the call, when the store knows it (written on approval requests). */
   actor?: string | undefined;
   /** The MCP session the call came from, when its client can answer what the upstream asks. */

@@ -99,6 +99,8 @@ export interface CallRow {
   partialStates: PartialArgumentStates | null;
   /** What happened to arguments that were cut off (repaired, or not and never run); null otherwise. */
   argumentsRepair: CallArgumentsRepair | null;
+  /** The W3C trace id of the request that recorded the call; null when it carried none. */
+  traceId: string | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -124,6 +126,8 @@ export interface NewCallRow {
    * `failed` with this result in the same statement, so no process can pick it up in between.
    */
   refusal?: ToolResultIR | undefined;
+  /** The trace id of the recording request (see `CallRow.traceId`). */
+  traceId?: string | undefined;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -210,13 +214,14 @@ interface CallColumns extends Record<string, unknown> {
   input_check: GrammarCheck | null;
   partial_states: PartialArgumentStates | null;
   arguments_repair: CallArgumentsRepair | null;
+  trace_id: string | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, arguments_repair,
-  partial_states`;
+  partial_states, trace_id`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -266,6 +271,7 @@ function rowOf(columns: CallColumns): CallRow {
     inputCheck: columns.input_check,
     partialStates: columns.partial_states,
     argumentsRepair: columns.arguments_repair,
+    traceId: columns.trace_id,
   };
 }
 
@@ -281,6 +287,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
     tool,
     caller: callerOfRow(row),
     conversation_id: row.conversationId ?? undefined,
+    provider: row.provider,
     actor: row.actor,
     provider_call_id: row.providerCallId,
     state: row.status,
@@ -346,7 +353,7 @@ const RECORD_TURNS = sql(
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, arguments_repair, result, error_code,
-                      finished_at, partial_states)
+                      finished_at, partial_states, trace_id)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -356,13 +363,13 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
-          CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states
+          CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
-          refusal jsonb, partial_states jsonb)
+          refusal jsonb, partial_states jsonb, trace_id text)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -576,6 +583,7 @@ export class CallStore implements CallRepository {
           partial_states: call.partialStates ?? null,
           arguments_repair: call.argumentsRepair ?? null,
           refusal: call.refusal ?? null,
+          trace_id: call.traceId ?? null,
         });
       }
     }

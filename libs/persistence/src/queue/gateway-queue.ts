@@ -24,6 +24,8 @@ export const ExecuteToolCallJobSchema = z.strictObject({
   traceparent: z.string().max(256).optional(),
   /** W3C trace state accompanying `traceparent`. */
   tracestate: z.string().max(512).optional(),
+  /** When the job was enqueued (epoch ms), so the worker can trace how long the call waited in the queue. */
+  enqueued_at: z.number().int().nonnegative().optional(),
 });
 /** The payload of `JobName.ExecuteToolCall`. */
 export type ExecuteToolCallJob = z.infer<typeof ExecuteToolCallJobSchema>;

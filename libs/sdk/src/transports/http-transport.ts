@@ -19,6 +19,12 @@ import {
   parseRetryAfter,
   type RetryOptions,
 } from './retry-policy';
+import {
+  markClientSpanFailed,
+  startRequestSpan,
+  traceHeadersOfSpan,
+  type TracerLike,
+} from '../telemetry/client-tracing';
 import { networkFailureOf } from './network-failure';
 
 /**
@@ -45,12 +51,14 @@ export interface HttpTransportOptions {
   timeoutMs: number;
   sleep: SleepFunction;
   random: () => number;
+  /** Starts a CLIENT span per request and sends its trace context; none when absent. */
+  tracer?: TracerLike | undefined;
 }
 
 /** One request to the gateway. */
 export interface HttpRequest {
   /** The contract's route; the request's method is its method. */
-  route: Pick<RouteDefinition, 'method'>;
+  route: Pick<RouteDefinition, 'method' | 'path'>;
   /** Path and query, made with `routeUrl` from the route, e.g. `/v1/exports?format=anthropic`. */
   path: string;
   headers?: Record<string, string>;
@@ -192,16 +200,39 @@ export class HttpTransport {
     if (request.signal?.aborted) onCallerAbort();
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}`;
+    const span =
+      this.options.tracer === undefined
+        ? undefined
+        : startRequestSpan(this.options.tracer, {
+            method: methodOf(request),
+            route: request.route.path,
+            url,
+          });
     try {
       const response = await this.options.fetch(url, {
         method: methodOf(request),
-        headers: this.headers(request),
+        headers: {
+          ...this.headers(request),
+          ...(span === undefined ? {} : traceHeadersOfSpan(span)),
+        },
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
         signal: controller.signal,
       });
-      if (response.status >= 400) throw await toApiError(response, Date.now());
+      span?.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 400) {
+        if (span !== undefined)
+          markClientSpanFailed(span, String(response.status), `HTTP ${response.status}`);
+        throw await toApiError(response, Date.now());
+      }
       return await read(response, controller.signal);
     } catch (error) {
+      if (span !== undefined && !(error instanceof ToolgateApiError)) {
+        markClientSpanFailed(
+          span,
+          ToolgateSdkError.isInstance(error) ? error.code : 'network',
+          error instanceof Error ? error.message : String(error),
+        );
+      }
       if (ToolgateSdkError.isInstance(error)) throw error;
       if (timedOut && timeoutMs !== null) {
         throw new ToolgateTimeoutError(
@@ -223,6 +254,7 @@ export class HttpTransport {
         { cause: failure.cause, systemCode: failure.code },
       );
     } finally {
+      span?.end();
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);
     }

@@ -106,6 +106,7 @@ export function callRecord(input: {
     input_check: null,
     partial_states: null,
     arguments_repair: null,
+    trace_id: null,
     created_at: new Date(AT).toISOString(),
     started_at: input.status === 'queued' ? null : new Date(AT + 1).toISOString(),
     finished_at: final ? new Date(AT + 13).toISOString() : null,

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { Fragment, useState } from 'react';
 import { useParams } from 'next/navigation';
 import { formatMs, formatTime } from '../../../lib/format';
+import { traceUrlOf } from '../../../lib/trace-url';
 import { wirePreview } from '../../../lib/wire-preview';
 import { ArgumentReplay } from '../../../components/argument-replay';
 import { JsonView } from '../../../components/json-view';
@@ -94,6 +95,7 @@ export default function CallPage() {
   if (call.data === undefined) return <Loading what="the call" />;
   const current = call.data;
   const events = timeline.data?.events ?? [];
+  const traceUrl = traceUrlOf(current.trace_id);
 
   return (
     <>
@@ -113,6 +115,14 @@ export default function CallPage() {
           {current.attempts === 1 ? '' : 's'} · latency {formatMs(current.latency_ms)} · provider{' '}
           {current.provider}
           {current.conversation_id ? ` · conversation ${current.conversation_id}` : ''}
+          {traceUrl === undefined ? null : (
+            <>
+              {' · '}
+              <a href={traceUrl} target="_blank" rel="noreferrer">
+                trace
+              </a>
+            </>
+          )}
         </p>
         {current.status === 'awaiting_approval' ? (
           <p className="warning">
