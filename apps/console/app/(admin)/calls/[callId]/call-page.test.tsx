@@ -34,6 +34,7 @@ const CALL: Call = {
   input_check: null,
   partial_states: GROWN,
   arguments_repair: null,
+  trace_id: null,
   created_at: '2026-12-06T10:00:00.000Z',
   started_at: '2026-12-06T10:00:00.010Z',
   finished_at: '2026-12-06T10:00:00.022Z',
