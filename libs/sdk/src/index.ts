@@ -148,12 +148,7 @@ export {
   type PartialStateRecorder,
   type PartialStatesOptions,
 } from './stream/partial-states/partial-state-recorder';
-export {
-  PARTIAL_STATE_SPAN,
-  type PartialStatesTracer,
-  type PartialStatesSpan,
-  type SpanAttributeValue,
-} from './stream/partial-states/partial-state-spans';
+export { PARTIAL_STATE_SPAN } from './stream/partial-states/partial-state-spans';
 export type { OfferedTools } from './stream/offered-tools';
 // What stream events carry and the wire formats are named by, for code generic over providers.
 export type {
@@ -166,4 +161,9 @@ export type {
   StreamErrorEvent,
 } from '@toolgate/adapters';
 export { ToolgateError } from '@toolgate/toolir';
-export type { SpanLike, SpanOptionsLike, TracerLike } from './telemetry/client-tracing';
+export type {
+  SpanAttributeValue,
+  SpanLike,
+  SpanOptionsLike,
+  TracerLike,
+} from './telemetry/client-tracing';

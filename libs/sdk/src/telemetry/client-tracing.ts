@@ -1,8 +1,11 @@
 // The SDK runs in browsers and edge runtimes and must not make apps install OpenTelemetry: it
 // takes the app's tracer structurally, the few members it calls of `@opentelemetry/api`'s types.
 
-/** An attribute value the SDK writes. */
-type SpanAttributes = Record<string, string | number | boolean>;
+/** A value an OpenTelemetry span attribute may hold. */
+export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+
+/** The attributes the SDK writes on a span or an event. */
+type SpanAttributes = Record<string, SpanAttributeValue>;
 
 /** What the SDK sets when it starts a span (`SpanOptions` of `@opentelemetry/api`). */
 export interface SpanOptionsLike {
@@ -19,8 +22,9 @@ export interface SpanLike {
     traceFlags: number;
     traceState?: { serialize(): string };
   };
-  setAttribute(key: string, value: string | number | boolean): unknown;
+  setAttribute(key: string, value: SpanAttributeValue): unknown;
   setAttributes(attributes: SpanAttributes): unknown;
+  addEvent(name: string, attributes?: SpanAttributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   end(): void;
 }

@@ -6,7 +6,8 @@ import {
   type PartialStateEntry,
 } from '@toolgate/contract';
 import { ToolgateSdkError } from '../../errors/toolgate-sdk-error';
-import { StreamedCallSpan, type PartialStatesTracer } from './partial-state-spans';
+import type { TracerLike } from '../../telemetry/client-tracing';
+import { StreamedCallSpan } from './partial-state-spans';
 
 /** How partial states are recorded: their bounds, the clock, and the tracer that gets them as span events. */
 export interface PartialStatesOptions {
@@ -15,7 +16,7 @@ export interface PartialStatesOptions {
   /** Most bytes of JSON Pointers per call (default and most: `PARTIAL_STATES_LIMITS.maxBytes`, 16 KiB); past it the record is `truncated`. */
   maxBytes?: number;
   /** When given, each streamed call gets a `stream_tool_call <name>` span and each entry an event on it. */
-  tracer?: PartialStatesTracer;
+  tracer?: TracerLike;
   /** The clock in milliseconds (default `Date.now`); only differences are read. */
   now?: () => number;
 }

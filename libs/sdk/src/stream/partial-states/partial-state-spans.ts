@@ -1,24 +1,4 @@
-/** A value an OpenTelemetry span attribute may hold. */
-export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
-
-/** The OpenTelemetry span surface the SDK writes to (`@opentelemetry/api`'s `Span` fits). */
-export interface PartialStatesSpan {
-  addEvent(name: string, attributes?: Record<string, SpanAttributeValue>): unknown;
-  setAttribute(key: string, value: SpanAttributeValue): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  end(): void;
-}
-
-/**
- * The OpenTelemetry tracer surface the SDK calls (`trace.getTracer('my-app')` from
- * `@opentelemetry/api` fits). Taken structurally, so the SDK needs no OpenTelemetry package itself.
- */
-export interface PartialStatesTracer {
-  startSpan(
-    name: string,
-    options?: { attributes?: Record<string, SpanAttributeValue> },
-  ): PartialStatesSpan;
-}
+import type { SpanLike, TracerLike } from '../../telemetry/client-tracing';
 
 /** `SpanStatusCode.ERROR` of `@opentelemetry/api`, a stable numeric enum member of its API. */
 const SPAN_STATUS_ERROR = 2;
@@ -46,9 +26,9 @@ const names = PARTIAL_STATE_SPAN.attributes;
 
 /** One streamed call's span: opened at its start, one event per recorded entry, closed at its end. */
 export class StreamedCallSpan {
-  private constructor(private readonly span: PartialStatesSpan) {}
+  private constructor(private readonly span: SpanLike) {}
 
-  static start(tracer: PartialStatesTracer, call: { id: string; name: string }): StreamedCallSpan {
+  static start(tracer: TracerLike, call: { id: string; name: string }): StreamedCallSpan {
     return new StreamedCallSpan(
       tracer.startSpan(`${PARTIAL_STATE_SPAN.name} ${call.name}`, {
         attributes: { [names.toolName]: call.name, [names.toolCallId]: call.id },
