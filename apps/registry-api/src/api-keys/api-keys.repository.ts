@@ -7,6 +7,9 @@ import type { ApiKey } from '../generated/prisma/client';
 
 export type ApiKeyRow = ApiKey;
 
+/** A key as authentication reads it: with its team's name, which the request's trace shows. */
+export type AuthenticatingKeyRow = ApiKey & { team: { name: string } };
+
 export interface CreateApiKeyRow {
   id: string;
   teamId: string;
@@ -22,6 +25,13 @@ export class ApiKeysRepository {
 
   findById(id: string): Promise<ApiKeyRow | null> {
     return this.database.prisma.apiKey.findUnique({ where: { id } });
+  }
+
+  findForAuthentication(id: string): Promise<AuthenticatingKeyRow | null> {
+    return this.database.prisma.apiKey.findUnique({
+      where: { id },
+      include: { team: { select: { name: true } } },
+    });
   }
 
   async create(row: CreateApiKeyRow, audit: AuditEntry): Promise<ApiKeyRow> {

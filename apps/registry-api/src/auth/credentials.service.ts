@@ -6,6 +6,7 @@ import { ToolException } from '../problem/tool.exception';
 import { API_KEY_PREFIX, digestsEqual, hashSecret, parseApiKey } from './api-key-secret';
 import { AuthCache } from './auth-cache';
 import { readBearerToken } from './bearer-token';
+import { describeCallerOnRequestSpan } from '../telemetry/caller-span-attributes';
 import { SCOPES, ScopeSchema, type Principal, type Scope } from './principal';
 
 // A digest compared when no key row exists, so unknown ids cost the same time as wrong secrets.
@@ -43,9 +44,9 @@ export class CredentialsService {
       return { actor: 'admin', teamId: null, keyId: null, scopes: new Set(SCOPES) };
     }
     const cached = this.cache.get(presented);
-    if (cached) return cached;
+    if (cached) return describeCallerOnRequestSpan(cached);
     const parsed = parseApiKey(token);
-    const row = parsed ? await this.keys.findById(parsed.id) : null;
+    const row = parsed ? await this.keys.findForAuthentication(parsed.id) : null;
     const matches = digestsEqual(
       parsed ? hashSecret(parsed.secret) : DECOY_DIGEST,
       row?.secretHash ?? DECOY_DIGEST,
@@ -60,6 +61,8 @@ export class CredentialsService {
       actor: `key:${row.id}`,
       teamId: row.teamId,
       keyId: row.id,
+      keyName: row.name,
+      teamName: row.team.name,
       scopes: new Set(
         row.scopes.flatMap((scope): Scope[] => {
           const known = ScopeSchema.safeParse(scope);
@@ -76,6 +79,6 @@ export class CredentialsService {
       // Best effort: a failed bookkeeping write must not fail the request it describes.
       this.keys.touch(row.id, now).catch(() => undefined);
     }
-    return principal;
+    return describeCallerOnRequestSpan(principal);
   }
 }

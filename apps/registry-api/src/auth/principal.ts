@@ -28,6 +28,9 @@ export interface Principal {
   /** The caller's team; null for the bootstrap admin key and console users, which span every team. */
   teamId: string | null;
   keyId: string | null;
+  /** The API key's and its team's names, for traces: people read names, not UUIDs. */
+  keyName?: string;
+  teamName?: string;
   /** The console user signed in with a session cookie; absent for API keys. */
   userId?: string;
   /** Present when the caller presented an OAuth access token instead of an API key. */

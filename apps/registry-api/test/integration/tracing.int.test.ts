@@ -200,7 +200,11 @@ describe('trace context through the API', () => {
       'url.path': '/v1/calls/ir',
       'http.route': '/v1/calls/ir',
       'http.response.status_code': 200,
+      // Who called, by name as well as by id, from the key the request authenticated with.
+      'toolgate.team.id': team.id,
+      'toolgate.team.name': team.slug,
     });
+    expect(attributesOf(server!)['toolgate.api_key.name']).toMatch(/^key-/);
     const executeTool = inTrace.filter(
       (span) => attributesOf(span)['gen_ai.operation.name'] === 'execute_tool',
     );
