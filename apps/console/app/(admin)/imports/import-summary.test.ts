@@ -67,6 +67,9 @@ describe('approvalSentence', () => {
     expect(approvalSentence({ rows: [], total: 5, needingApproval: 3 })).toBe(
       "3 of 5 tools will wait for a person's approval on every call.",
     );
+    expect(approvalSentence({ rows: [], total: 2, needingApproval: 1 })).toBe(
+      "1 of 2 tools will wait for a person's approval on every call.",
+    );
     expect(approvalSentence({ rows: [], total: 1, needingApproval: 1 })).toBe(
       "1 of 1 tool will wait for a person's approval on every call.",
     );

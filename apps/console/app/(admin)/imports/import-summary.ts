@@ -111,8 +111,8 @@ export function summarizeMcpSync(answer: McpServerSync): ImportSummary {
 /** The sentence the page puts first: how many calls will wait for a person. */
 export function approvalSentence({ total, needingApproval }: ImportSummary): string {
   if (total === 0) return 'No tool will be imported.';
-  const verb = needingApproval === 1 ? 'tool' : 'tools';
-  return `${needingApproval} of ${total} ${verb} will wait for a person's approval on every call.`;
+  const noun = total === 1 ? 'tool' : 'tools';
+  return `${needingApproval} of ${total} ${noun} will wait for a person's approval on every call.`;
 }
 
 /** A behavior default as the form holds it: unset keeps MCP's own default for that hint. */
