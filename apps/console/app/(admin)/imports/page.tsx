@@ -6,6 +6,7 @@ import { apiRequest, describeError, nonEmpty } from '../../lib/api';
 import { ConfirmButton } from '../../components/confirm-button';
 import { canAdminister, useSession } from '../../components/session';
 import { Loaded } from '../../components/states';
+import { CheckboxField, TextField } from '../../components/text-field';
 import { useApi } from '../../components/use-api';
 import { ImportResult } from './import-result';
 import {
@@ -112,62 +113,50 @@ function McpImport({ teams }: { teams: Team[] }) {
         onSubmit={(event: FormEvent) => event.preventDefault()}
       >
         <TeamField id={`${id}-team`} teams={teams} teamId={teamId} onChange={setTeamId} />
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Server name</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            placeholder="wiki"
-            onChange={(event) => setName(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-url`}>Server URL</label>
-          <input
-            id={`${id}-url`}
-            value={url}
-            placeholder="https://wiki.example.com/mcp"
-            onChange={(event) => setUrl(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-prefix`}>Tool name prefix (optional)</label>
-          <input
-            id={`${id}-prefix`}
-            value={namePrefix}
-            onChange={(event) => setNamePrefix(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-secret`}>Credential secret name (optional)</label>
-          <input
-            id={`${id}-secret`}
-            value={secretRef}
-            placeholder="WIKI_TOKEN"
-            onChange={(event) => setSecretRef(event.target.value)}
-          />
-        </div>
+        <TextField
+          id={`${id}-name`}
+          label="Server name"
+          value={name}
+          placeholder="wiki"
+          onChange={setName}
+        />
+        <TextField
+          id={`${id}-url`}
+          label="Server URL"
+          value={url}
+          placeholder="https://wiki.example.com/mcp"
+          onChange={setUrl}
+        />
+        <TextField
+          id={`${id}-prefix`}
+          label="Tool name prefix (optional)"
+          value={namePrefix}
+          onChange={setNamePrefix}
+        />
+        <TextField
+          id={`${id}-secret`}
+          label="Credential secret name (optional)"
+          value={secretRef}
+          placeholder="WIKI_TOKEN"
+          onChange={setSecretRef}
+        />
         {secretRef.trim() === '' ? null : (
           <>
-            <div className="field">
-              <label htmlFor={`${id}-header`}>Credential header</label>
-              <input
-                id={`${id}-header`}
-                value={header}
-                onChange={(event) => setHeader(event.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-value-prefix`}>Text before the secret</label>
-              <input
-                id={`${id}-value-prefix`}
-                value={prefix}
-                onChange={(event) => setPrefix(event.target.value)}
-              />
-            </div>
+            <TextField
+              id={`${id}-header`}
+              label="Credential header"
+              value={header}
+              onChange={setHeader}
+            />
+            <TextField
+              id={`${id}-value-prefix`}
+              label="Text before the secret"
+              value={prefix}
+              onChange={setPrefix}
+            />
           </>
         )}
-        <fieldset className="field">
+        <fieldset className="field span-2">
           <legend>Behavior of tools whose annotations say nothing</legend>
           {HINTS.map((hint) => (
             <div key={hint.key}>
@@ -187,16 +176,11 @@ function McpImport({ teams }: { teams: Team[] }) {
           ))}
           <p className="hint">Destructive tools wait for a person to approve every call.</p>
         </fieldset>
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              checked={publish}
-              onChange={(event) => setPublish(event.target.checked)}
-            />{' '}
-            Publish the imported versions
-          </label>
-        </div>
+        <CheckboxField
+          label="Publish the imported versions"
+          checked={publish}
+          onChange={setPublish}
+        />
         {error ? (
           <p className="field-error" role="alert">
             {error}
@@ -315,17 +299,15 @@ function OpenApiImportForm({ teams }: { teams: Team[] }) {
           </select>
         </div>
         {source === 'url' ? (
-          <div className="field">
-            <label htmlFor={`${id}-url`}>Document URL</label>
-            <input
-              id={`${id}-url`}
-              value={url}
-              placeholder="https://api.example.com/openapi.json"
-              onChange={(event) => setUrl(event.target.value)}
-            />
-          </div>
+          <TextField
+            id={`${id}-url`}
+            label="Document URL"
+            value={url}
+            placeholder="https://api.example.com/openapi.json"
+            onChange={setUrl}
+          />
         ) : (
-          <div className="field">
+          <div className="field span-2">
             <label htmlFor={`${id}-text`}>Document (JSON or YAML)</label>
             <textarea
               id={`${id}-text`}
@@ -335,33 +317,24 @@ function OpenApiImportForm({ teams }: { teams: Team[] }) {
             />
           </div>
         )}
-        <div className="field">
-          <label htmlFor={`${id}-base`}>Base URL (optional)</label>
-          <input
-            id={`${id}-base`}
-            value={baseUrl}
-            placeholder="https://api.example.com/v2"
-            onChange={(event) => setBaseUrl(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-prefix`}>Tool name prefix (optional)</label>
-          <input
-            id={`${id}-prefix`}
-            value={namePrefix}
-            onChange={(event) => setNamePrefix(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              checked={publish}
-              onChange={(event) => setPublish(event.target.checked)}
-            />{' '}
-            Publish the imported versions
-          </label>
-        </div>
+        <TextField
+          id={`${id}-base`}
+          label="Base URL (optional)"
+          value={baseUrl}
+          placeholder="https://api.example.com/v2"
+          onChange={setBaseUrl}
+        />
+        <TextField
+          id={`${id}-prefix`}
+          label="Tool name prefix (optional)"
+          value={namePrefix}
+          onChange={setNamePrefix}
+        />
+        <CheckboxField
+          label="Publish the imported versions"
+          checked={publish}
+          onChange={setPublish}
+        />
         {error ? (
           <p className="field-error" role="alert">
             {error}
