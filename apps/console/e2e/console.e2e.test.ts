@@ -432,9 +432,45 @@ function scenario(kind: StackKind): void {
       await shot(page, name);
     }
 
+    // Imports: an OpenAPI document pasted, previewed as a dry run, then imported.
+    await page.goto(`${stack.consoleUrl}/imports`);
+    await page.getByRole('heading', { name: 'Imports', exact: true }).waitFor();
+    await page.getByLabel('Document from').selectOption('text');
+    await page.getByLabel('Document (JSON or YAML)').fill(
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Shelves', version: '1.0.0' },
+        servers: [{ url: executorUrl }],
+        paths: {
+          '/shelves/{id}': {
+            get: {
+              operationId: 'getShelf',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '200': { description: 'The shelf.' } },
+            },
+            delete: {
+              operationId: 'deleteShelf',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '204': { description: 'Deleted.' } },
+            },
+          },
+        },
+      }),
+    );
+    await page.getByLabel('Tool name prefix (optional)').nth(1).fill('e2e_');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('region', { name: 'Preview (nothing written yet)' });
+    await preview.getByText(/of 2 tools will wait for a person's approval on every call/).waitFor();
+    await preview.getByText('e2e_deleteShelf').waitFor();
+    await shot(page, '13-imports-preview');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, import' }).click();
+    await page.getByRole('region', { name: 'Imported' }).getByText('e2e_getShelf').waitFor();
+
     // Catalog filters narrow the list and say what to do when nothing matches.
     await page.goto(`${stack.consoleUrl}/tools`);
     await page.getByRole('link', { name: TOOL_NAME }).waitFor();
+    await page.getByRole('link', { name: 'e2e_deleteShelf' }).waitFor();
     await page.getByLabel('Tag', { exact: true }).fill('no-such-tag');
     await page.getByText('No tools match.').waitFor();
     await page.getByLabel('Tag', { exact: true }).fill('database');

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/tools', label: 'Catalog' },
   { href: '/releases', label: 'Releases' },
   { href: '/policies', label: 'Policies' },
+  { href: '/imports', label: 'Imports', adminOnly: true },
   { href: '/secrets', label: 'Secrets' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/calls', label: 'Calls' },
