@@ -22,6 +22,7 @@ export * from './api-keys/api-keys.schemas';
 export * from './secrets/secrets.schemas';
 export * from './audit/audit.schemas';
 export * from './metrics/metrics.schemas';
+export * from './cost/cost.schemas';
 export * from './imports/imports.schemas';
 export * from './console/console.schemas';
 export * from './health/health.schemas';
