@@ -162,3 +162,4 @@ export type {
 export { isRecord } from './json/is-record';
 export { zodFromToolIR, type ToolArgumentsSchema } from './zod-from-ir/zod-from-tool-ir';
 export type { ValidatorCheckedKeyword } from './zod-from-ir/relax-schema-for-zod';
+export * from './writes';

@@ -34,6 +34,9 @@ const BREAKING: Record<SchemaChangeKind, boolean> = {
   // Only calls the model did not finish are affected; every complete call runs as before.
   cut_argument_repair_enabled: false,
   cut_argument_repair_disabled: false,
+  // How a run undoes or guards a write: the calls the model makes are accepted as before.
+  compensation_changed: false,
+  concurrency_changed: false,
 };
 
 // Lower bounds: raising them rejects inputs that were valid. Upper bounds: lowering them does.

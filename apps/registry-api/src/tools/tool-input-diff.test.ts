@@ -72,4 +72,39 @@ describe('diffToolInputs', () => {
     expect(kinds(repairing, repairing)).toEqual([]);
     expect(kinds(jsonTool, { ...jsonTool, repair_cut_arguments: false })).toEqual([]);
   });
+  it('reports compensation and concurrency declarations added, changed or removed, none breaking', () => {
+    const compensation = {
+      tool: 'cancel_order',
+      arguments: { order_id: { from: '/result/order_id' } },
+    };
+    const concurrency = {
+      resource: { type: 'order', id: '/arguments/order_id' },
+      version: { header: 'ETag' },
+      expected: { header: 'If-Match' },
+    };
+    expect(diffToolInputs(jsonTool, { ...jsonTool, compensation })).toEqual([
+      {
+        kind: 'compensation_changed',
+        path: '/compensation',
+        breaking: false,
+        message: 'the tool now declares how a run undoes its calls (compensation)',
+      },
+    ]);
+    // Key order is not a change.
+    expect(
+      kinds(
+        { ...jsonTool, compensation },
+        { ...jsonTool, compensation: { arguments: compensation.arguments, tool: 'cancel_order' } },
+      ),
+    ).toEqual([]);
+    expect(
+      diffToolInputs(
+        { ...jsonTool, concurrency },
+        { ...jsonTool, concurrency: { ...concurrency, expected: undefined } },
+      )[0]?.message,
+    ).toBe('the tool changed which resource version its writes expect (concurrency)');
+    expect(diffToolInputs({ ...jsonTool, concurrency }, jsonTool)[0]?.message).toBe(
+      'the tool no longer declares which resource version its writes expect (concurrency)',
+    );
+  });
 });

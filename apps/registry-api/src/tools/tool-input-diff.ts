@@ -1,4 +1,9 @@
-import { isRecord, ToolInputFormatSchema, type ToolInputFormat } from '@toolgate/toolir';
+import {
+  canonicalJson,
+  isRecord,
+  ToolInputFormatSchema,
+  type ToolInputFormat,
+} from '@toolgate/toolir';
 import {
   diffInputSchemas,
   isBreakingChange,
@@ -91,6 +96,33 @@ function diffCutArgumentRepair(before: StoredIr, after: StoredIr): SchemaChange[
   ];
 }
 
+/** Declarations compared whole (added, removed or changed), with what each one says. */
+const WHOLE_DECLARATIONS = [
+  {
+    field: 'compensation',
+    kind: 'compensation_changed',
+    what: 'how a run undoes its calls (compensation)',
+  },
+  {
+    field: 'concurrency',
+    kind: 'concurrency_changed',
+    what: 'which resource version its writes expect (concurrency)',
+  },
+] as const;
+
+function diffWholeDeclarations(before: StoredIr, after: StoredIr): SchemaChange[] {
+  return WHOLE_DECLARATIONS.flatMap(({ field, kind, what }) => {
+    const old = fieldOf(before, field);
+    const next = fieldOf(after, field);
+    if (old === undefined && next === undefined) return [];
+    if (old !== undefined && next !== undefined && canonicalJson(old) === canonicalJson(next))
+      return [];
+    const verb =
+      old === undefined ? 'now declares' : next === undefined ? 'no longer declares' : 'changed';
+    return [change(kind, `/${field}`, `the tool ${verb} ${what}`)];
+  });
+}
+
 /**
  * Compares the inputs of two versions: the input format and grammar first, then the parameters
  * schemas (JSON Schema diff), then whether cut-off arguments are repaired. A change is breaking
@@ -100,6 +132,7 @@ export function diffToolInputs(before: StoredIr, after: StoredIr): SchemaChange[
   return [
     ...diffInputFormats(inputFormatOf(before), inputFormatOf(after)),
     ...diffCutArgumentRepair(before, after),
+    ...diffWholeDeclarations(before, after),
     ...diffInputSchemas(fieldOf(before, 'parameters'), fieldOf(after, 'parameters'), '/parameters'),
   ];
 }

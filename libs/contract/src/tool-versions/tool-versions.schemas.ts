@@ -235,6 +235,8 @@ export const SchemaChangeKindSchema = z.enum([
   'grammar_changed',
   'cut_argument_repair_enabled',
   'cut_argument_repair_disabled',
+  'compensation_changed',
+  'concurrency_changed',
 ]);
 export type SchemaChangeKind = z.infer<typeof SchemaChangeKindSchema>;
 

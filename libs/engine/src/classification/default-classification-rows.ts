@@ -130,6 +130,26 @@ export const DEFAULT_CLASSIFICATION_ROWS: readonly ClassificationRow[] = [
     user_visible: true,
     user_message: 'The tool answered with a redirect, which the gateway does not follow.',
   },
+  // A write refused because the resource changed since the version it expected (If-Match failed,
+  // or the upstream's own conflict): the model must read the resource again, so it is never retried.
+  ...([412, 409] as const).map((status): ClassificationRow => ({
+    match: { http_status: status },
+    result_code: 'conflict',
+    layer: 'return_to_model',
+    retryable: false,
+    user_visible: true,
+    user_message:
+      'The resource changed since the version this write expected: read it again and write against its current version.',
+  })),
+  {
+    match: { code: 'conflict' },
+    result_code: 'conflict',
+    layer: 'return_to_model',
+    retryable: false,
+    user_visible: true,
+    user_message:
+      'The resource changed since the version this write expected: read it again and write against its current version.',
+  },
   {
     match: { http_status: { min: 400, max: 499 } },
     result_code: 'tool_error',

@@ -29,11 +29,20 @@ export interface ExecutorRequest<TConfig extends ExecutorConfig = ExecutorConfig
   secrets?: SecretResolver;
   /** The way back to the client that made the call, for what an upstream MCP server asks of it. */
   clientRelay?: McpClientRelay;
+  /** Request headers the gateway adds to this call (an expected version's `If-Match`); http only. */
+  headers?: Record<string, string>;
 }
 
 /** What one attempt produced: data (and content blocks) or a failure to classify. */
 export type ExecutorOutcome =
-  { ok: true; data?: unknown; content?: ContentBlock[] } | { ok: false; failure: FailureSignal };
+  | {
+      ok: true;
+      data?: unknown;
+      content?: ContentBlock[];
+      /** Response headers the tool declares it reports through (lower-case names), e.g. `etag`. */
+      headers?: Record<string, string>;
+    }
+  | { ok: false; failure: FailureSignal };
 
 /** Runs tools of one executor kind. */
 export interface ToolExecutor<TKind extends ExecutorKind = ExecutorKind> {

@@ -5,6 +5,7 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
+import { readCallPointer } from '@toolgate/toolir';
 import {
   argumentText,
   formBody,
@@ -137,7 +138,7 @@ async function executeHttp(
     }
     // The attempt's span (active here) becomes the upstream's parent; configured headers win.
     const headers: Record<string, string> = withTraceHeaders(
-      { accept: 'application/json', ...resolved.headers, ...placed.headers },
+      { accept: 'application/json', ...resolved.headers, ...placed.headers, ...request.headers },
       traceHeadersOf(),
     );
     if (placed.cookies.length > 0) {
@@ -194,6 +195,10 @@ async function executeHttp(
         request.now(),
       );
       const detailBody = decoded.ok ? decoded.value : buffer.toString('utf8');
+      const currentVersion =
+        statusCode === 409 || statusCode === 412
+          ? currentVersionOf(request, response.headers, detailBody)
+          : undefined;
       const failure: FailureSignal = {
         http_status: statusCode,
         message: `${config.method} ${url.origin}${url.pathname} answered HTTP ${statusCode}`,
@@ -201,6 +206,7 @@ async function executeHttp(
           status: statusCode,
           body:
             typeof detailBody === 'string' ? detailBody.slice(0, MAX_ERROR_BODY_CHARS) : detailBody,
+          ...(currentVersion === undefined ? {} : { current_version: currentVersion }),
         },
         ...(retryAfter === undefined ? {} : { retry_after_ms: retryAfter }),
       };
@@ -211,10 +217,50 @@ async function executeHttp(
         ok: false,
         failure: { code: 'tool_error', message: 'the response is not valid JSON' },
       };
-    return { ok: true, data: redactSecrets(decoded.value, secretValues) };
+    const reported = reportedHeadersOf(request, response.headers);
+    return {
+      ok: true,
+      data: redactSecrets(decoded.value, secretValues),
+      ...(reported === undefined ? {} : { headers: reported }),
+    };
   } catch (error) {
     return { ok: false, failure: redactSecrets(failureFromError(error, signal), secretValues) };
   }
+}
+
+/** The response header a tool declares as where it reports its resource version (`concurrency.version`). */
+function versionHeaderOf(request: ExecutorRequest<HttpExecutorConfig>): string | undefined {
+  const source = request.tool.concurrency?.version;
+  return source === undefined || typeof source === 'string'
+    ? undefined
+    : source.header.toLowerCase();
+}
+
+function reportedHeadersOf(
+  request: ExecutorRequest<HttpExecutorConfig>,
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> | undefined {
+  const name = versionHeaderOf(request);
+  const value = name === undefined ? undefined : headerValue(headers, name);
+  return name === undefined || value === undefined ? undefined : { [name]: value };
+}
+
+/**
+ * The resource's version as a refused write's answer tells it: the declared version header, else
+ * the `ETag` (what a 412 to `If-Match` carries), else the declared result pointer into the body.
+ */
+function currentVersionOf(
+  request: ExecutorRequest<HttpExecutorConfig>,
+  headers: Record<string, string | string[] | undefined>,
+  body: unknown,
+): string | undefined {
+  const declared = request.tool.concurrency?.version;
+  if (declared === undefined) return undefined;
+  const fromHeader = headerValue(headers, versionHeaderOf(request) ?? 'etag');
+  if (fromHeader !== undefined && fromHeader !== '') return fromHeader;
+  if (typeof declared !== 'string') return undefined;
+  const value = readCallPointer({ arguments: request.arguments, result: body }, declared);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
 /** The request body in the config's encoding. */

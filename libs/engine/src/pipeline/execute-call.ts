@@ -38,6 +38,12 @@ import {
   tracesContent,
 } from '../telemetry/trace-content';
 import { truncatePayload } from '../truncate/truncate-result';
+import {
+  expectedWriteOf,
+  reportedVersionOf,
+  withConflictDetails,
+  type ResourceVersion,
+} from '../concurrency/expected-write';
 import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
 import { realScheduleTimeout, realSleep, systemClock } from './clock';
 import type { ExecutionContext } from './execution-context';
@@ -83,7 +89,13 @@ interface CallState {
 }
 
 type ToolRun =
-  | { kind: 'success'; tool: ToolIR; data?: unknown; content?: ContentBlock[] }
+  | {
+      kind: 'success';
+      tool: ToolIR;
+      data?: unknown;
+      content?: ContentBlock[];
+      resource?: ResourceVersion;
+    }
   | { kind: 'failure'; tool: ToolIR | undefined; error: EngineError; layer: ErrorLayer }
   | { kind: 'awaiting_approval'; tool: ToolIR; error: EngineError };
 
@@ -186,6 +198,8 @@ function policyInputOf(state: CallState, tool: ToolIR, args: Record<string, unkn
 interface AttemptInput {
   tool: ToolIR;
   args: Record<string, unknown>;
+  /** Request headers for this call, e.g. the `If-Match` of an expected resource version. */
+  headers: Record<string, string>;
   config: ExecutorConfig;
   attempt: number;
   /** The span the attempt belongs to: the call's, or the fallback's that runs it. */
@@ -246,6 +260,7 @@ async function runAttempt(state: CallState, input: AttemptInput): Promise<Execut
         call,
         arguments: input.args,
         config: input.config,
+        ...(Object.keys(input.headers).length === 0 ? {} : { headers: input.headers }),
         signal: controller.signal,
         now: () => runtime.clock.now(),
         logger: runtime.logger,
@@ -498,6 +513,8 @@ async function runTool(
   if (!config.ok)
     return classify(state, tool, { code: 'executor_misconfigured', message: config.message });
 
+  const write = expectedWriteOf(tool, args, runtime.context.expectedVersion);
+
   // Retry only idempotent tools: a second POST may charge twice.
   const maxAttempts = tool.behavior.idempotent ? 1 + tool.constraints.max_retries : 1;
   let retryReason: string | undefined;
@@ -505,21 +522,24 @@ async function runTool(
     state.attempts += 1;
     const outcome = await runAttempt(state, {
       tool,
-      args,
+      args: write.arguments,
+      headers: write.headers,
       config: config.config,
       attempt,
       parent,
       ...(retryReason === undefined ? {} : { retryReason }),
     });
     if (outcome.ok) {
+      const resource = reportedVersionOf(tool, write.arguments, outcome);
       return {
         kind: 'success',
         tool,
         ...(outcome.data === undefined ? {} : { data: outcome.data }),
         ...(outcome.content === undefined ? {} : { content: outcome.content }),
+        ...(resource === undefined ? {} : { resource }),
       };
     }
-    const failure = classify(state, tool, outcome.failure);
+    const failure = classify(state, tool, withConflictDetails(outcome.failure, write));
     const retryAfter = outcome.failure.retry_after_ms;
     const canRetry =
       failure.layer === 'retry' &&
@@ -616,6 +636,7 @@ async function finish(
   if (run.kind === 'success') {
     execution.answered_by = run.tool.name;
     execution.answered_by_version = run.tool.version;
+    if (run.resource !== undefined) execution.resource = run.resource;
     const budget = runtime.context.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const full = {
       call_id: call.id,

@@ -64,4 +64,10 @@ export interface ExecutionContext {
    * messages an upstream MCP server sends during it; without one they are refused at once.
    */
   clientRelay?: McpClientRelay;
+  /**
+   * The version of the call's resource this write expects (within a run, the version the gateway
+   * last saw), sent where the tool's `concurrency.expected` says; a 409/412 then ends the call as
+   * `conflict` with the current version, never retried.
+   */
+  expectedVersion?: string;
 }

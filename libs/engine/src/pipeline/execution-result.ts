@@ -51,6 +51,8 @@ export interface ExecutionMetadata {
   error_layer?: ErrorLayer;
   /** What truncation cut; `handle` retrieves the full result from the ResultStore. */
   truncation?: TruncationReport & { handle?: string };
+  /** The resource the call wrote or read and the version it reported (tools that declare concurrency). */
+  resource?: { key: string; version: string };
   /** Fallback tools tried, in order, with why each did not answer. */
   fallbacks?: { tool: string; outcome: string }[];
 }

@@ -202,12 +202,21 @@ export const ERROR_CODES = {
   },
   conflict: {
     summary:
-      'The request conflicts with the current state (a name taken, an idempotency key reused for another request, a state already decided).',
+      "The request conflicts with the current state (a name taken, an idempotency key reused for another request, a state already decided); as a tool result, the resource changed since the version the write expected (an upstream 409/412): read it again and write against `details.current_version`.",
     title: 'Conflict',
     status: 409,
     retryable: false,
-    surfaces: ['problem'],
-    emitters: ['api'],
+    surfaces: ['problem', 'result'],
+    emitters: ['api', 'engine'],
+    details: z.looseObject({
+      ...upstreamAnswer,
+      /** The resource the write touched, `type:id`. */
+      resource: z.string().optional(),
+      /** The version the write expected. */
+      expected_version: z.string().optional(),
+      /** The resource's version now, when the upstream said it. */
+      current_version: z.string().optional(),
+    }),
     extensions: members({
       /** The tool holding the id or name; another team's tool is named by id only. */
       existing_tool: z.object({ id: z.string(), name: z.string().optional() }),

@@ -84,6 +84,7 @@ function semanticIssues(tool: ValidFields): Issue[] {
   issues.push(...textInputIssues(tool));
   if (tool.behavior) issues.push(...behaviorIssues(tool.behavior, tool.constraints));
   issues.push(...cutArgumentRepairIssues(tool));
+  issues.push(...writeDeclarationIssues(tool));
   const fallback = tool.fallback ?? [];
   if (tool.name !== undefined && fallback.includes(tool.name)) {
     issues.push({ path: '/fallback', message: 'a tool cannot be its own fallback' });
@@ -142,6 +143,32 @@ function cutArgumentRepairIssues(tool: ValidFields): Issue[] {
       message: 'a free-text input has no structure to complete: remove repair_cut_arguments',
     });
   }
+  return issues;
+}
+
+/**
+ * Compensation undoes a write and concurrency guards one: a readonly tool has nothing to undo and
+ * nothing to expect, and a tool cannot be its own undo.
+ */
+function writeDeclarationIssues(tool: ValidFields): Issue[] {
+  const issues: Issue[] = [];
+  const readonly = tool.behavior?.readonly === true;
+  if (tool.compensation !== undefined) {
+    if (readonly)
+      issues.push({
+        path: '/compensation',
+        message:
+          'a readonly tool changes nothing, so it has nothing to compensate: remove compensation',
+      });
+    if (tool.name !== undefined && tool.compensation.tool === tool.name)
+      issues.push({ path: '/compensation/tool', message: 'a tool cannot compensate itself' });
+  }
+  if (tool.concurrency?.expected !== undefined && readonly)
+    issues.push({
+      path: '/concurrency/expected',
+      message:
+        'a readonly tool writes nothing, so it expects no version: remove concurrency.expected',
+    });
   return issues;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolCompensationSchema, ToolConcurrencySchema } from '../writes/write-declarations';
 
 /** The ToolIR format version this library reads and writes. */
 export const TOOL_IR_SCHEMA_VERSION = '1.0';
@@ -171,6 +172,8 @@ export const ToolIRSchema = z.strictObject({
   behavior: ToolBehaviorSchema,
   constraints: ToolConstraintsSchema,
   dependencies: ToolDependenciesSchema.optional(),
+  compensation: ToolCompensationSchema.optional(),
+  concurrency: ToolConcurrencySchema.optional(),
   fallback: z
     .array(ToolNameSchema)
     .optional()
