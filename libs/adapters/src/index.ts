@@ -169,3 +169,10 @@ export {
   type TextDeltaEvent,
   type StreamErrorEvent,
 } from './stream/index';
+
+export { readTurnUsage } from './usage/read-turn-usage';
+export { readOpenAIChatUsage } from './usage/openai-chat-usage';
+export { readOpenAIResponsesUsage } from './usage/openai-responses-usage';
+export { readAnthropicUsage } from './usage/anthropic-usage';
+export { readGeminiUsage } from './usage/gemini-usage';
+export type { TokenUsage, TurnUsage } from './usage/token-usage';
