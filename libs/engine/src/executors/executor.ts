@@ -33,7 +33,14 @@ export interface ExecutorRequest<TConfig extends ExecutorConfig = ExecutorConfig
 
 /** What one attempt produced: data (and content blocks) or a failure to classify. */
 export type ExecutorOutcome =
-  { ok: true; data?: unknown; content?: ContentBlock[] } | { ok: false; failure: FailureSignal };
+  | {
+      ok: true;
+      data?: unknown;
+      content?: ContentBlock[];
+      /** What the upstream reported the call cost, in US dollars (see `constraints.cost_report`). */
+      cost_usd?: number;
+    }
+  | { ok: false; failure: FailureSignal };
 
 /** Runs tools of one executor kind. */
 export interface ToolExecutor<TKind extends ExecutorKind = ExecutorKind> {

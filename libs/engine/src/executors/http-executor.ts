@@ -5,6 +5,7 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
+import { parseJsonPointer, resolveJsonPointer, type ToolCostReport } from '@toolgate/toolir';
 import {
   argumentText,
   formBody,
@@ -211,10 +212,39 @@ async function executeHttp(
         ok: false,
         failure: { code: 'tool_error', message: 'the response is not valid JSON' },
       };
-    return { ok: true, data: redactSecrets(decoded.value, secretValues) };
+    const cost = reportedCost(request.tool.constraints.cost_report, {
+      headers: response.headers,
+      data: decoded.value,
+    });
+    return {
+      ok: true,
+      data: redactSecrets(decoded.value, secretValues),
+      ...(cost === undefined ? {} : { cost_usd: cost }),
+    };
   } catch (error) {
     return { ok: false, failure: redactSecrets(failureFromError(error, signal), secretValues) };
   }
+}
+
+/**
+ * The amount the upstream reports in the place the tool version declares, when it is a finite,
+ * non-negative number (a header's text or a JSON number); anything else is no report, and the
+ * version's estimate stands.
+ */
+function reportedCost(
+  report: ToolCostReport | undefined,
+  response: { headers: Record<string, string | string[] | undefined>; data: unknown },
+): number | undefined {
+  if (report === undefined) return undefined;
+  let value: unknown;
+  if (report.in === 'header') {
+    const text = headerValue(response.headers, report.name.toLowerCase())?.trim();
+    value = text === undefined || text === '' ? undefined : Number(text);
+  } else {
+    const tokens = parseJsonPointer(report.pointer);
+    value = tokens === undefined ? undefined : resolveJsonPointer(response.data, tokens);
+  }
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** The request body in the config's encoding. */
