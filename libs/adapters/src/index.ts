@@ -176,3 +176,11 @@ export { readOpenAIResponsesUsage } from './usage/openai-responses-usage';
 export { readAnthropicUsage } from './usage/anthropic-usage';
 export { readGeminiUsage } from './usage/gemini-usage';
 export type { TokenUsage, TurnUsage } from './usage/token-usage';
+export { splitTurnTokens, type TurnCallWeight } from './usage/split-turn-tokens';
+export {
+  priceKeysOf,
+  priceTokens,
+  pricingProviderOf,
+  type PricingProvider,
+  type TokenPrices,
+} from './usage/price-tokens';
