@@ -87,6 +87,10 @@ import { ToolVersionsService } from './tools/tool-versions.service';
 import { ToolsController } from './tools/tools.controller';
 import { ToolsRepository } from './tools/tools.repository';
 import { ToolsService } from './tools/tools.service';
+import { PriceBook } from './prices/price-book';
+import { PricesController } from './prices/prices.controller';
+import { PricesRepository } from './prices/prices.repository';
+import { PricesService } from './prices/prices.service';
 
 @Module({})
 export class AppModule {
@@ -122,6 +126,7 @@ export class AppModule {
         UsageController,
         CallTimelineController,
         SecretsController,
+        PricesController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -188,6 +193,9 @@ export class AppModule {
         SecretVault,
         SecretsRepository,
         SecretsService,
+        PricesRepository,
+        PricesService,
+        PriceBook,
       ],
     };
   }

@@ -169,3 +169,18 @@ export {
   type TextDeltaEvent,
   type StreamErrorEvent,
 } from './stream/index';
+
+export { readTurnUsage } from './usage/read-turn-usage';
+export { readOpenAIChatUsage } from './usage/openai-chat-usage';
+export { readOpenAIResponsesUsage } from './usage/openai-responses-usage';
+export { readAnthropicUsage } from './usage/anthropic-usage';
+export { readGeminiUsage } from './usage/gemini-usage';
+export type { TokenUsage, TurnUsage } from './usage/token-usage';
+export { splitTurnTokens, type TurnCallWeight } from './usage/split-turn-tokens';
+export {
+  priceKeysOf,
+  priceTokens,
+  pricingProviderOf,
+  type PricingProvider,
+  type TokenPrices,
+} from './usage/price-tokens';

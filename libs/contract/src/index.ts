@@ -23,6 +23,7 @@ export * from './secrets/secrets.schemas';
 export * from './audit/audit.schemas';
 export * from './metrics/metrics.schemas';
 export * from './cost/cost.schemas';
+export * from './prices/prices.schemas';
 export * from './imports/imports.schemas';
 export * from './console/console.schemas';
 export * from './health/health.schemas';

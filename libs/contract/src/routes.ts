@@ -12,6 +12,8 @@ import { importsRoutes } from './imports/imports.routes';
 import { mcpRoutes } from './mcp/mcp.routes';
 import { oauthRoutes } from './oauth/oauth.routes';
 import { metricsRoutes } from './metrics/metrics.routes';
+import { costRoutes } from './cost/cost.routes';
+import { pricesRoutes } from './prices/prices.routes';
 import { policiesRoutes } from './policies/policies.routes';
 import { releasesRoutes } from './releases/releases.routes';
 import { secretsRoutes } from './secrets/secrets.routes';
@@ -39,6 +41,8 @@ export const routes = {
   ...secretsRoutes,
   ...auditRoutes,
   ...metricsRoutes,
+  ...costRoutes,
+  ...pricesRoutes,
   ...consoleRoutes,
   ...mcpRoutes,
   ...oauthRoutes,

@@ -6,6 +6,7 @@ export {
   type EngineError,
   type EngineToolResult,
   type ExecutionMetadata,
+  type ToolCost,
   type ExecutionResult,
   type ExecutionStatus,
 } from './pipeline/execution-result';

@@ -17,9 +17,11 @@ export {
   type CallRunEnd,
   type CallRunRecord,
   type CallState,
+  type CallTokenCost,
   type ClientRelayTarget,
   type NewCall,
 } from './calls/call-repository';
+export { callCostOf } from './calls/call-cost';
 export {
   CALL_EXECUTION_SCOPES,
   CallStore,

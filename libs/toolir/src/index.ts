@@ -39,6 +39,8 @@ export {
   JsonSchemaObjectSchema,
   ToolBehaviorSchema,
   ToolConstraintsSchema,
+  ToolCostReportSchema,
+  type ToolCostReport,
   ToolDependenciesSchema,
   RateLimitSchema,
   ToolGrammarSchema,

@@ -17,6 +17,13 @@ export function formatMs(ms: number | null | undefined): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
+/** US dollars with enough digits for the fractions of a cent a call costs: `$0.001943`. */
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '—';
+  if (usd === 0) return '$0';
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(4).replace(/0+$/, '')}`;
+}
+
 /** "4m 12s left" / "expired" for a deadline. */
 export function formatTimeLeft(deadline: string, now: number): string {
   const left = Date.parse(deadline) - now;

@@ -30,6 +30,7 @@ export class CallsController {
       idempotencyKey: input.headers['idempotency-key'],
       synthesizedIds: parsed.synthesizedIds,
       partialStates: input.body.partial_states,
+      usage: parsed.usage,
       versions: {
         subject: input.headers['x-toolgate-subject'],
         snapshot: input.body.snapshot,

@@ -4,8 +4,10 @@ import {
   getAdapter,
   isProvider,
   PROVIDERS,
+  readTurnUsage,
   type ParsedToolCalls,
   type Provider,
+  type TurnUsage,
 } from '@toolgate/adapters';
 import type {
   Call,
@@ -20,6 +22,7 @@ import type {
 import { hashArguments } from '@toolgate/engine';
 import {
   FINAL_CALL_STATUSES,
+  callCostOf,
   engineCallOf,
   type CallRow,
   type CatalogTool,
@@ -41,6 +44,7 @@ import { canarySubjectOf } from '../auth/canary-subject';
 import { policyOAuthOf, type Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
+import { PriceBook } from '../prices/price-book';
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import {
   combinedDeprecationHeaders,
@@ -93,6 +97,8 @@ export interface SubmitCallsInput {
   partialStates?: Readonly<Record<string, PartialArgumentStates>> | undefined;
   /** The MCP session the calls come from, whose client can answer what their upstream asks. */
   clientRelay?: ClientRelayTarget;
+  /** The turn's model and tokens, when the payload was the provider's whole response. */
+  usage?: TurnUsage | undefined;
 }
 
 /**
@@ -140,6 +146,7 @@ export function callToDto(row: CallRow): Call {
     partial_states: row.partialStates,
     arguments_repair: row.argumentsRepair,
     trace_id: row.traceId,
+    cost: callCostOf(row),
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
@@ -198,13 +205,19 @@ export class CallsService {
     @Inject(CallEventBus) private readonly bus: CallEventBus,
     @Inject(ToolsRepository) private readonly tools: ToolsRepository,
     @Inject(ExportSnapshotsRepository) private readonly snapshots: ExportSnapshotsRepository,
+    @Inject(PriceBook) private readonly priceBook: PriceBook,
   ) {}
 
   /** Reads the calls out of a provider payload; anything unreadable is a 4xx and nothing is recorded. */
   async parseProviderPayload(
     principal: Principal,
     input: { provider: string; payload: unknown },
-  ): Promise<{ provider: Provider; calls: ToolCallIR[]; synthesizedIds: ReadonlySet<string> }> {
+  ): Promise<{
+    provider: Provider;
+    calls: ToolCallIR[];
+    synthesizedIds: ReadonlySet<string>;
+    usage: TurnUsage | undefined;
+  }> {
     const teamId = this.requireTeam(principal);
     const provider = input.provider;
     if (!isProvider(provider)) {
@@ -257,6 +270,7 @@ export class CallsService {
       provider,
       calls: [...parsed.calls, ...cut],
       synthesizedIds: new Set(parsed.synthesizedIds),
+      usage: readTurnUsage(provider, input.payload),
     };
   }
 
@@ -370,6 +384,15 @@ export class CallsService {
       ({ ir }) => runsInline(ir) && (ir.dependencies?.tools.length ?? 0) === 0,
     );
     const traceId = activeTraceId();
+    // Priced from the in-memory price table: recording the turn stays one statement.
+    const tokenCosts =
+      input.provider === 'ir'
+        ? undefined
+        : await this.priceBook.costTurn({
+            provider: input.provider,
+            usage: input.usage,
+            arguments: resolved.map(({ call }) => call.arguments),
+          });
     const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }, index) => {
       const cut = cutOutcomes[index];
       const args = cut?.kind === 'repaired' ? cut.arguments : call.arguments;
@@ -388,6 +411,7 @@ export class CallsService {
         inputCheck: grammarCheckOf(ir),
         partialStates: partialStates.get(call.id),
         ...(traceId === undefined ? {} : { traceId }),
+        ...(tokenCosts?.[index] === undefined ? {} : { tokenCost: tokenCosts[index] }),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }

@@ -17,4 +17,12 @@ export class MetricsController {
   ) {
     return this.metrics.slo(principal, input.query);
   }
+
+  @Endpoint(routes.getCostReport)
+  cost(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.getCostReport>,
+  ) {
+    return this.metrics.cost(principal, input.query);
+  }
 }

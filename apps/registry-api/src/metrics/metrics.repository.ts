@@ -1,5 +1,6 @@
 import { toArrayLiteral } from '@toolgate/persistence';
 import { Inject, Injectable } from '@nestjs/common';
+import type { CostGroupBy } from '@toolgate/contract';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { Prisma } from '../generated/prisma/client';
@@ -77,6 +78,32 @@ function latencyOf(row: LatencyRow): LatencyFigures {
     p95Ms: row.p95_ms === null ? null : Number(row.p95_ms),
   };
 }
+
+/** Spend of one group in one bucket. */
+export interface CostFigures {
+  key: string;
+  label: string;
+  /** Bucket start in ms since the epoch. */
+  start: number;
+  toolUsd: number;
+  tokensUsd: number;
+  calls: number;
+  cachedCalls: number;
+}
+
+/** What a cost report groups by, as SQL: the group's key and the name people read. */
+const COST_GROUPS: Record<CostGroupBy, { key: Prisma.Sql; label: Prisma.Sql }> = {
+  team: { key: Prisma.sql`c.team_id::text`, label: Prisma.sql`coalesce(t.name, c.team_id::text)` },
+  key: {
+    key: Prisma.sql`coalesce(c.key_id::text, c.actor)`,
+    label: Prisma.sql`coalesce(k.name, c.actor)`,
+  },
+  tool: { key: Prisma.sql`c.tool_name`, label: Prisma.sql`c.tool_name` },
+  version: {
+    key: Prisma.sql`c.tool_name || '@' || c.tool_version`,
+    label: Prisma.sql`c.tool_name || '@' || c.tool_version`,
+  },
+};
 
 /** Aggregates over recorded calls for the SLO dashboard; one SQL aggregate per figure set. */
 @Injectable()
@@ -166,6 +193,48 @@ export class MetricsRepository {
         expired: Number(row.expired),
       },
       errorCodes: codesByTool.get(row.tool_id) ?? {},
+    }));
+  }
+
+  /**
+   * Tool and token spend per group and bucket, from the cost columns each call carries (an
+   * unknown part counts as nothing); cache hits are the calls the result cache answered.
+   */
+  async costs(
+    scope: CallScope,
+    input: { bucketMs: number; groupBy: CostGroupBy },
+  ): Promise<CostFigures[]> {
+    const group = COST_GROUPS[input.groupBy];
+    const rows = await this.database.prisma.$queryRaw<
+      Array<{
+        key: string;
+        label: string;
+        bucket: bigint;
+        tool_usd: number;
+        tokens_usd: number;
+        calls: number;
+        cached_calls: number;
+      }>
+    >`
+      SELECT ${group.key} AS key, ${group.label} AS label,
+             floor(extract(epoch FROM c.created_at) * 1000 / ${input.bucketMs})::bigint AS bucket,
+             coalesce(sum(c.tool_cost_usd), 0)::float8 AS tool_usd,
+             coalesce(sum(c.tokens_usd), 0)::float8 AS tokens_usd,
+             count(*)::int AS calls,
+             (count(*) FILTER (WHERE c.answered_by = 'cache'))::int AS cached_calls
+        FROM calls c
+        LEFT JOIN teams t ON t.id = c.team_id
+        LEFT JOIN api_keys k ON k.id = c.key_id
+       WHERE ${this.where(scope)}
+       GROUP BY 1, 2, 3`;
+    return rows.map((row) => ({
+      key: row.key,
+      label: row.label,
+      start: Number(row.bucket) * input.bucketMs,
+      toolUsd: Number(row.tool_usd),
+      tokensUsd: Number(row.tokens_usd),
+      calls: Number(row.calls),
+      cachedCalls: Number(row.cached_calls),
     }));
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SloBucket, SloQuery, SloReport } from '@toolgate/contract';
+import type { CostQuery, CostReport, SloBucket, SloQuery, SloReport } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { MetricsRepository, type CallScope } from './metrics.repository';
+import { costSeriesOf } from './cost-report';
 import { evaluateSlo, ratio } from './slo';
 import { bucketStarts, windowRange } from './slo-window';
 
@@ -63,6 +64,33 @@ export class MetricsService {
           ratio(totals.destructiveApproved, totals.destructiveRuns),
         ),
       ],
+    };
+  }
+
+  /**
+   * Tool and token spend over a window, bucketed, one series per team, key, tool or version. The
+   * same visibility as the SLO report: a team's key sees its own team's calls only.
+   */
+  async cost(principal: Principal, query: CostQuery, now = new Date()): Promise<CostReport> {
+    const range = windowRange(query.window, now);
+    const scope: CallScope = {
+      from: range.from,
+      to: range.to,
+      teamId: principal.teamId,
+      toolName: query.tool,
+    };
+    const figures = await this.metrics.costs(scope, {
+      bucketMs: range.bucketMs,
+      groupBy: query.group_by,
+    });
+    return {
+      group_by: query.group_by,
+      window: query.window,
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      bucket_ms: range.bucketMs,
+      currency: 'USD',
+      ...costSeriesOf(figures, bucketStarts(range)),
     };
   }
 }

@@ -16,6 +16,10 @@ export interface SeededCall {
   attempts?: number;
   answeredBy?: string | null;
   createdAt?: Date;
+  /** The tool's own cost (recorded as estimated). */
+  toolCostUsd?: number;
+  /** The call's token share's price. */
+  tokensUsd?: number;
   /** Adds the call's approval row with this status (and an expiry). */
   approval?: { status: 'pending' | 'approved' | 'denied' | 'expired'; expiresAt?: Date };
 }
@@ -50,6 +54,13 @@ export async function seedCalls(api: TestApp, calls: readonly SeededCall[]): Pro
       createdAt,
       startedAt: finished ? createdAt : null,
       finishedAt: finished ? new Date(createdAt.getTime() + (call.latencyMs ?? 10)) : null,
+      toolCostUsd: call.toolCostUsd ?? null,
+      toolCostSource: call.toolCostUsd === undefined ? null : 'estimate',
+      tokensUsd: call.tokensUsd ?? null,
+      tokens:
+        call.tokensUsd === undefined
+          ? undefined
+          : { input: 100, output: 10, cache_read: 0, cache_write: 0, reasoning: 0 },
     };
   });
   await api.database.prisma.call.createMany({ data: rows });

@@ -9,6 +9,7 @@ interface OtlpAttribute {
   value: {
     stringValue?: string;
     intValue?: string | number;
+    doubleValue?: number;
     boolValue?: boolean;
     arrayValue?: { values?: Array<{ stringValue?: string }> };
   };
@@ -46,10 +47,11 @@ function valueOf(attribute: OtlpAttribute): unknown {
     return (value.arrayValue.values ?? []).map((item) => item.stringValue);
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
   return value.boolValue;
 }
 
-/** A span's attributes as a plain record (ints as numbers, string arrays as arrays). */
+/** A span's attributes as a plain record (ints and doubles as numbers, string arrays as arrays). */
 export function attributesOf(span: OtlpSpan): Record<string, unknown> {
   return Object.fromEntries((span.attributes ?? []).map((item) => [item.key, valueOf(item)]));
 }

@@ -9,6 +9,7 @@ import {
   SubjectHeaderSchema,
   VersionSpecSchema,
 } from '../common/version-selection';
+import { CallCostSchema } from '../cost/cost.schemas';
 import { PartialArgumentStatesSchema } from './partial-states.schemas';
 
 /** Longest a request may wait for its calls; past it the answer is 202 with the call ids. */
@@ -266,6 +267,10 @@ export const CallSchema = z
         description:
           'The W3C trace id of the request that recorded the call (its `traceparent`, or the span the API started), so its trace can be found in a tracing backend; null when none was active.',
       }),
+    cost: CallCostSchema.meta({
+      description:
+        "What the call cost: the tool's own cost (with the outcome) and its share of the model turn's token cost (when the app posted the provider's whole response).",
+    }),
     created_at: TimestampSchema,
     started_at: TimestampSchema.nullable(),
     finished_at: TimestampSchema.nullable(),

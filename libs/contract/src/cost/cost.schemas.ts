@@ -32,7 +32,8 @@ export const CostAmountsSchema = z
         "The tools' own cost: the amount an executor reported, else the version's `cost_estimate_usd`.",
     }),
     tokens_usd: UsdSchema.meta({
-      description: "The calls' share of their model turns' token cost, priced from the price table.",
+      description:
+        "The calls' share of their model turns' token cost, priced from the price table.",
     }),
     total_usd: UsdSchema.meta({ description: '`tool_usd` + `tokens_usd`.' }),
     calls: z.number().int().min(0).meta({ description: 'Calls recorded, cache hits included.' }),
@@ -57,7 +58,9 @@ export const CostSeriesSchema = z
     key: z.string().meta({
       description: 'The group: a team id, an API key id, a tool name, or `name@version`.',
     }),
-    label: z.string().meta({ description: "The group's name as people read it (team or key name)." }),
+    label: z
+      .string()
+      .meta({ description: "The group's name as people read it (team or key name)." }),
     totals: CostAmountsSchema,
     points: z.array(CostPointSchema).meta({
       description: 'Every bucket of the window in order, empty buckets included (zeros).',
@@ -81,3 +84,56 @@ export const CostReportSchema = z
   })
   .meta({ id: 'CostReport' });
 export type CostReport = z.infer<typeof CostReportSchema>;
+
+/** A call's tokens, as its share of the model turn's (see the README's cost section for the split). */
+export const CallTokensSchema = z
+  .object({
+    input: z.number().int().min(0).meta({ description: 'Prompt tokens at the input rate.' }),
+    output: z.number().int().min(0).meta({ description: 'Generated tokens, reasoning included.' }),
+    cache_read: z.number().int().min(0).meta({ description: 'Prompt tokens read from the cache.' }),
+    cache_write: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Prompt tokens written to the cache.' }),
+    reasoning: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'The share of `output` spent reasoning.' }),
+  })
+  .meta({ id: 'CallTokens' });
+export type CallTokens = z.infer<typeof CallTokensSchema>;
+
+/** What one call cost: its tool's own cost and its share of the model turn's token cost. */
+export const CallCostSchema = z
+  .object({
+    tool_usd: UsdSchema.nullable().meta({
+      description:
+        "The tool's own cost: reported by the upstream, else the version's `cost_estimate_usd`; null when neither is known or no executor ran.",
+    }),
+    tokens_usd: UsdSchema.nullable().meta({
+      description:
+        "The call's share of its turn's token cost, priced when the call was recorded; null without usage or when the model has no price (see `tokens_unpriced_reason`).",
+    }),
+    total_usd: UsdSchema.nullable().meta({
+      description: 'The known parts added up; null when neither part is known.',
+    }),
+    tool_source: z.enum(['estimate', 'reported']).nullable(),
+    tokens: CallTokensSchema.nullable().meta({
+      description: "The call's share of the turn's tokens; null when the app posted no usage.",
+    }),
+    model: z
+      .string()
+      .nullable()
+      .meta({ description: "The turn's model, as the response names it." }),
+    provider: z
+      .enum(['openai', 'anthropic', 'google'])
+      .nullable()
+      .meta({ description: 'Whose price table prices the tokens.' }),
+    tokens_unpriced_reason: z.string().nullable().meta({
+      description: 'Why tokens that are known have no price (an unknown model); null otherwise.',
+    }),
+  })
+  .meta({ id: 'CallCost' });
+export type CallCost = z.infer<typeof CallCostSchema>;

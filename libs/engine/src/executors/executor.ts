@@ -41,6 +41,8 @@ export type ExecutorOutcome =
       content?: ContentBlock[];
       /** Response headers the tool declares it reports through (lower-case names), e.g. `etag`. */
       headers?: Record<string, string>;
+      /** What the upstream reported the call cost, in US dollars (see `constraints.cost_report`). */
+      cost_usd?: number;
     }
   | { ok: false; failure: FailureSignal };
 

@@ -5,7 +5,12 @@ import type { FailureSignal } from '../classification/failure-signal';
 import type { ExecutorOutcome, ExecutorRequest, ToolExecutor } from './executor';
 import { failureFromError, ToolExecutionError } from './executor';
 import type { HttpExecutorConfig } from '@toolgate/contract';
-import { readCallPointer } from '@toolgate/toolir';
+import {
+  parseJsonPointer,
+  readCallPointer,
+  resolveJsonPointer,
+  type ToolCostReport,
+} from '@toolgate/toolir';
 import {
   argumentText,
   formBody,
@@ -218,10 +223,15 @@ async function executeHttp(
         failure: { code: 'tool_error', message: 'the response is not valid JSON' },
       };
     const reported = reportedHeadersOf(request, response.headers);
+    const cost = reportedCost(request.tool.constraints.cost_report, {
+      headers: response.headers,
+      data: decoded.value,
+    });
     return {
       ok: true,
       data: redactSecrets(decoded.value, secretValues),
       ...(reported === undefined ? {} : { headers: reported }),
+      ...(cost === undefined ? {} : { cost_usd: cost }),
     };
   } catch (error) {
     return { ok: false, failure: redactSecrets(failureFromError(error, signal), secretValues) };
@@ -261,6 +271,27 @@ function currentVersionOf(
   if (typeof declared !== 'string') return undefined;
   const value = readCallPointer({ arguments: request.arguments, result: body }, declared);
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * The amount the upstream reports in the place the tool version declares, when it is a finite,
+ * non-negative number (a header's text or a JSON number); anything else is no report, and the
+ * version's estimate stands.
+ */
+function reportedCost(
+  report: ToolCostReport | undefined,
+  response: { headers: Record<string, string | string[] | undefined>; data: unknown },
+): number | undefined {
+  if (report === undefined) return undefined;
+  let value: unknown;
+  if (report.in === 'header') {
+    const text = headerValue(response.headers, report.name.toLowerCase())?.trim();
+    value = text === undefined || text === '' ? undefined : Number(text);
+  } else {
+    const tokens = parseJsonPointer(report.pointer);
+    value = tokens === undefined ? undefined : resolveJsonPointer(response.data, tokens);
+  }
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** The request body in the config's encoding. */

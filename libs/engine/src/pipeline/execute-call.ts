@@ -47,7 +47,7 @@ import {
 import type { Clock, Random, ScheduleTimeout, Sleep } from './clock';
 import { realScheduleTimeout, realSleep, systemClock } from './clock';
 import type { ExecutionContext } from './execution-context';
-import type { EngineError, ExecutionMetadata, ExecutionResult } from './execution-result';
+import type { EngineError, ExecutionMetadata, ExecutionResult, ToolCost } from './execution-result';
 import { validateCallArguments } from './validate-call-arguments';
 import type { CallArgumentsValidation } from './validate-call-arguments';
 
@@ -95,6 +95,7 @@ type ToolRun =
       data?: unknown;
       content?: ContentBlock[];
       resource?: ResourceVersion;
+      cost_usd?: number;
     }
   | { kind: 'failure'; tool: ToolIR | undefined; error: EngineError; layer: ErrorLayer }
   | { kind: 'awaiting_approval'; tool: ToolIR; error: EngineError };
@@ -537,6 +538,7 @@ async function runTool(
         ...(outcome.data === undefined ? {} : { data: outcome.data }),
         ...(outcome.content === undefined ? {} : { content: outcome.content }),
         ...(resource === undefined ? {} : { resource }),
+        ...(outcome.cost_usd === undefined ? {} : { cost_usd: outcome.cost_usd }),
       };
     }
     const failure = classify(state, tool, withConflictDetails(outcome.failure, write));
@@ -632,6 +634,8 @@ async function finish(
     ...(state.approval === undefined ? {} : { approval: state.approval }),
     ...(state.fallbacks.length === 0 ? {} : { fallbacks: state.fallbacks }),
   };
+  const toolCost = toolCostOf(state, run);
+  if (toolCost !== undefined) execution.tool_cost = toolCost;
   let result: ExecutionResult;
   if (run.kind === 'success') {
     execution.answered_by = run.tool.name;
@@ -698,6 +702,19 @@ async function finish(
   return result;
 }
 
+/**
+ * The tool's own cost of a call: what the answering upstream reported, else the answering (or,
+ * after a failure, the called) version's `cost_estimate_usd`. A call no executor ran (refused by
+ * validation or policy, or waiting for approval) cost nothing, and has none.
+ */
+function toolCostOf(state: CallState, run: ToolRun): ToolCost | undefined {
+  if (run.kind === 'success' && run.cost_usd !== undefined)
+    return { usd: run.cost_usd, source: 'reported' };
+  if (run.kind === 'awaiting_approval' || state.attempts === 0) return undefined;
+  const estimate = run.tool?.constraints.cost_estimate_usd;
+  return estimate === undefined ? undefined : { usd: estimate, source: 'estimate' };
+}
+
 function recordOutcome(state: CallState, result: ExecutionResult): void {
   const { span, runtime, call } = state;
   const { execution } = result;
@@ -705,6 +722,12 @@ function recordOutcome(state: CallState, result: ExecutionResult): void {
     [TOOLGATE_ATTRIBUTES.status]: result.status,
     [TOOLGATE_ATTRIBUTES.attempts]: execution.attempts,
     [TOOLGATE_ATTRIBUTES.truncated]: execution.truncation !== undefined,
+    ...(execution.tool_cost === undefined
+      ? {}
+      : {
+          [TOOLGATE_ATTRIBUTES.costToolUsd]: execution.tool_cost.usd,
+          [TOOLGATE_ATTRIBUTES.costToolSource]: execution.tool_cost.source,
+        }),
     ...(execution.answered_by === undefined
       ? {}
       : {

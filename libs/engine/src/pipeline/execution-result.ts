@@ -31,6 +31,12 @@ export interface EngineToolResult {
 /** Where a call ended: done, failed, or waiting for a person's approval (not executed). */
 export type ExecutionStatus = 'succeeded' | 'failed' | 'awaiting_approval';
 
+/** A call's own tool cost in US dollars: reported by the upstream, or the version's estimate. */
+export interface ToolCost {
+  usd: number;
+  source: 'estimate' | 'reported';
+}
+
 /** How a call was executed, for call records, audits and dashboards. */
 export interface ExecutionMetadata {
   /** Executor attempts made, over the tool and its fallbacks. */
@@ -53,6 +59,8 @@ export interface ExecutionMetadata {
   truncation?: TruncationReport & { handle?: string };
   /** The resource the call wrote or read and the version it reported (tools that declare concurrency). */
   resource?: { key: string; version: string };
+  /** The tool's own cost of the call; absent when no executor ran or nothing is known of it. */
+  tool_cost?: ToolCost;
   /** Fallback tools tried, in order, with why each did not answer. */
   fallbacks?: { tool: string; outcome: string }[];
 }

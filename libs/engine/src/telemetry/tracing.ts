@@ -14,6 +14,9 @@ export const GEN_AI_ATTRIBUTES = {
   toolDefinitions: 'gen_ai.tool.definitions',
   conversationId: 'gen_ai.conversation.id',
   providerName: 'gen_ai.provider.name',
+  requestModel: 'gen_ai.request.model',
+  usageInputTokens: 'gen_ai.usage.input_tokens',
+  usageOutputTokens: 'gen_ai.usage.output_tokens',
   errorType: 'error.type',
 } as const;
 
@@ -49,6 +52,12 @@ export const TOOLGATE_ATTRIBUTES = {
   truncationKeptBytes: 'toolgate.truncation.kept_bytes',
   errorCode: 'toolgate.error.code',
   errorLayer: 'toolgate.error.layer',
+  costToolUsd: 'toolgate.cost.tool_usd',
+  costToolSource: 'toolgate.cost.tool_source',
+  costTokensUsd: 'toolgate.cost.tokens_usd',
+  costCacheReadTokens: 'toolgate.cost.tokens.cache_read',
+  costCacheWriteTokens: 'toolgate.cost.tokens.cache_write',
+  costReasoningTokens: 'toolgate.cost.tokens.reasoning',
 } as const;
 
 /** The `gen_ai.provider.name` of a Toolgate wire format, where the GenAI conventions name one. */

@@ -304,6 +304,9 @@ export class CallRunner {
       latency_ms: execution.execution.latency_ms,
       answered_by: execution.execution.answered_by,
       finished_at: this.now(),
+      ...(execution.execution.tool_cost === undefined
+        ? {}
+        : { tool_cost: execution.execution.tool_cost }),
       ...(execution.execution.decision === undefined
         ? {}
         : { decision: execution.execution.decision }),

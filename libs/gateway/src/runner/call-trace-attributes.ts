@@ -17,5 +17,25 @@ export function callTraceAttributes(record: CallRecord): Attributes {
       ? {}
       : { [TOOLGATE_ATTRIBUTES.providerFormat]: record.provider }),
     ...(provider === undefined ? {} : { [GEN_AI_ATTRIBUTES.providerName]: provider }),
+    ...tokenCostAttributes(record),
+  };
+}
+
+/**
+ * The call's share of its model turn's tokens, as GenAI usage attributes (the share, not the
+ * turn's total: the spans of a turn's calls add up to the turn), and its price.
+ */
+function tokenCostAttributes(record: CallRecord): Attributes {
+  const cost = record.token_cost;
+  if (cost === undefined) return {};
+  const { tokens } = cost;
+  return {
+    [GEN_AI_ATTRIBUTES.usageInputTokens]: tokens.input + tokens.cache_read + tokens.cache_write,
+    [GEN_AI_ATTRIBUTES.usageOutputTokens]: tokens.output,
+    [TOOLGATE_ATTRIBUTES.costCacheReadTokens]: tokens.cache_read,
+    [TOOLGATE_ATTRIBUTES.costCacheWriteTokens]: tokens.cache_write,
+    [TOOLGATE_ATTRIBUTES.costReasoningTokens]: tokens.reasoning,
+    ...(cost.model === null ? {} : { [GEN_AI_ATTRIBUTES.requestModel]: cost.model }),
+    ...(cost.usd === null ? {} : { [TOOLGATE_ATTRIBUTES.costTokensUsd]: cost.usd }),
   };
 }

@@ -1,4 +1,5 @@
-import type { EngineToolResult, PolicyDecision, PolicyPrincipal } from '@toolgate/engine';
+import type { TokenUsage } from '@toolgate/adapters';
+import type { EngineToolResult, PolicyDecision, PolicyPrincipal, ToolCost } from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { CALL_STATUSES } from '@toolgate/contract';
 import { z } from 'zod';
@@ -54,6 +55,17 @@ export function clientRelayOf(value: unknown): ClientRelayTarget | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** A call's share of its turn's tokens, written with the call. */
+export interface CallTokenCost {
+  /** The turn's model, as the provider's response names it. */
+  model: string | null;
+  tokens: TokenUsage;
+  /** The share's price in US dollars; null when the model has no price. */
+  usd: number | null;
+  /** Why `usd` is null; null when priced. */
+  unpricedReason: string | null;
+}
+
 /** A recorded call as the worker needs it: the call, the tool version it resolved to, who made it and where it stands. */
 export interface CallRecord {
   call: ToolCallIR;
@@ -70,6 +82,8 @@ export interface CallRecord {
   state: CallState;
   /** The id the model gave the call (the finished event addresses its result to it); the row id when unknown. */
   provider_call_id?: string | undefined;
+  /** The call's share of its model turn's tokens and their price, when the app posted usage. */
+  token_cost?: CallTokenCost | undefined;
   /** The run that holds the call while `running`; set by `claim` and `takeOver`. */
   run?: CallRun;
   /** Every pickup of the call, oldest first: the first one's `started_at` is when the call started. */
@@ -159,6 +173,8 @@ export interface CallOutcome {
   finished_at: number;
   /** The policy decision the call ran under, when the engine made one. */
   decision?: PolicyDecision | undefined;
+  /** The tool's own cost of the call (reported by the upstream, or the version's estimate). */
+  tool_cost?: ToolCost | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { EngineToolResult, PolicyOAuth, PolicyPrincipal } from '@toolgate/engine';
+import type { TokenUsage } from '@toolgate/adapters';
+import type { EngineToolResult, PolicyOAuth, PolicyPrincipal, ToolCost } from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { CallArgumentsRepair, PartialArgumentStates } from '@toolgate/contract';
 import type { GrammarCheck, ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
@@ -7,6 +8,7 @@ import { sql, type SqlPort } from '../sql/sql-port';
 import { ABANDONED_RUN_ATTEMPTS, clientRelayOf } from './call-repository';
 import type {
   CallOutcome,
+  CallTokenCost,
   ClientRelayTarget,
   CallRecord,
   CallRepository,
@@ -101,6 +103,10 @@ export interface CallRow {
   argumentsRepair: CallArgumentsRepair | null;
   /** The W3C trace id of the request that recorded the call; null when it carried none. */
   traceId: string | null;
+  /** The call's share of its turn's tokens and their price; null when the app posted no usage. */
+  tokenCost: CallTokenCost | null;
+  /** The tool's own cost, written with the outcome; null until then, or when nothing is known. */
+  toolCost: ToolCost | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -128,6 +134,8 @@ export interface NewCallRow {
   refusal?: ToolResultIR | undefined;
   /** The trace id of the recording request (see `CallRow.traceId`). */
   traceId?: string | undefined;
+  /** The call's share of the turn's tokens (see `CallRow.tokenCost`). */
+  tokenCost?: CallTokenCost | undefined;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -215,13 +223,20 @@ interface CallColumns extends Record<string, unknown> {
   partial_states: PartialArgumentStates | null;
   arguments_repair: CallArgumentsRepair | null;
   trace_id: string | null;
+  model: string | null;
+  tokens: TokenUsage | null;
+  tokens_usd: number | null;
+  tokens_unpriced_reason: string | null;
+  tool_cost_usd: number | null;
+  tool_cost_source: ToolCost['source'] | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
   attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, arguments_repair,
-  partial_states, trace_id`;
+  partial_states, trace_id, model, tokens, tokens_usd, tokens_unpriced_reason, tool_cost_usd,
+  tool_cost_source`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -272,6 +287,19 @@ function rowOf(columns: CallColumns): CallRow {
     partialStates: columns.partial_states,
     argumentsRepair: columns.arguments_repair,
     traceId: columns.trace_id,
+    tokenCost:
+      columns.tokens === null
+        ? null
+        : {
+            model: columns.model,
+            tokens: columns.tokens,
+            usd: columns.tokens_usd,
+            unpricedReason: columns.tokens_unpriced_reason,
+          },
+    toolCost:
+      columns.tool_cost_usd === null || columns.tool_cost_source === null
+        ? null
+        : { usd: columns.tool_cost_usd, source: columns.tool_cost_source },
   };
 }
 
@@ -304,6 +332,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
     };
   }
   record.runs = row.runs;
+  if (row.tokenCost !== null) record.token_cost = row.tokenCost;
   if (OUTCOME_STATES.has(row.status) && row.result !== null) {
     record.outcome = {
       status: row.status as CallOutcome['status'],
@@ -313,6 +342,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
       latency_ms: row.latencyMs ?? 0,
       answered_by: row.answeredBy ?? undefined,
       finished_at: row.finishedAt?.getTime() ?? 0,
+      ...(row.toolCost === null ? {} : { tool_cost: row.toolCost }),
       ...(row.decisionEffect === null
         ? {}
         : {
@@ -353,7 +383,8 @@ const RECORD_TURNS = sql(
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, arguments_repair, result, error_code,
-                      finished_at, partial_states, trace_id)
+                      finished_at, partial_states, trace_id, model, tokens, tokens_usd,
+                      tokens_unpriced_reason)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -363,13 +394,15 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run_id IS NULL THEN NULL ELSE to_timestamp(r.started_at / 1000) END,
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
-          CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id
+          CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id,
+          r.model, r.tokens, r.tokens_usd, r.tokens_unpriced_reason
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
-          refusal jsonb, partial_states jsonb, trace_id text)
+          refusal jsonb, partial_states jsonb, trace_id text, model text, tokens jsonb,
+          tokens_usd double precision, tokens_unpriced_reason text)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -415,13 +448,14 @@ const RECORD_OUTCOMES = sql(
           attempts = c.attempts + o.attempts, answered_by = o.answered_by,
           latency_ms = o.latency_ms, decision_effect = o.decision_effect,
           decision_rule = o.decision_rule, policy_revision = o.policy_revision,
+          tool_cost_usd = o.tool_cost_usd, tool_cost_source = o.tool_cost_source,
           finished_at = CASE WHEN o.status = 'awaiting_approval' THEN NULL
                              ELSE to_timestamp(o.finished_at / 1000) END,
           runs = ${endLastRunSql('c.runs', { state: 'o.status', at: 'o.finished_at', attempts: 'o.attempts' })}
      FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, run_id text, status text, result jsonb,
           error_code text, attempts integer, answered_by text, latency_ms integer,
           decision_effect text, decision_rule text, policy_revision text,
-          finished_at double precision)
+          finished_at double precision, tool_cost_usd double precision, tool_cost_source text)
     WHERE c.id = o.id AND c.status = 'running' AND c.run_id = o.run_id
     RETURNING c.id, c.run_id`,
 );
@@ -512,6 +546,8 @@ function outcomeDocument(write: OutcomeWrite): Record<string, unknown> {
     decision_rule: outcome.decision?.matched_rule ?? null,
     policy_revision: outcome.decision?.policy_revision ?? null,
     finished_at: outcome.finished_at,
+    tool_cost_usd: outcome.tool_cost?.usd ?? null,
+    tool_cost_source: outcome.tool_cost?.source ?? null,
   };
 }
 
@@ -584,6 +620,10 @@ export class CallStore implements CallRepository {
           arguments_repair: call.argumentsRepair ?? null,
           refusal: call.refusal ?? null,
           trace_id: call.traceId ?? null,
+          model: call.tokenCost?.model ?? null,
+          tokens: call.tokenCost?.tokens ?? null,
+          tokens_usd: call.tokenCost?.usd ?? null,
+          tokens_unpriced_reason: call.tokenCost?.unpricedReason ?? null,
         });
       }
     }

@@ -241,6 +241,16 @@ describe('parseToolIR rejects', () => {
       '/constraints/cost_estimate_usd',
     ],
     ['an unknown execution mode', constraints({ execution: 'worker' }), '/constraints/execution'],
+    [
+      'a cost report header that is no header name',
+      constraints({ cost_report: { in: 'header', name: 'x cost' } }),
+      '/constraints/cost_report/name',
+    ],
+    [
+      'a cost report pointer that is no JSON Pointer',
+      constraints({ cost_report: { in: 'result', pointer: 'usage.cost' } }),
+      '/constraints/cost_report/pointer',
+    ],
     ['a tool as its own fallback', withFields({ fallback: ['get_weather'] }), '/fallback'],
     ['duplicate fallbacks', withFields({ fallback: ['a', 'a'] }), '/fallback'],
     [
@@ -374,6 +384,19 @@ describe('parseToolIR on inline execution', () => {
 
   it('keeps inline on a readonly, idempotent, non-destructive tool', () => {
     expect(parseToolIR(inlineWith({})).constraints.execution).toBe('inline');
+  });
+
+  it('keeps a declared cost report, in a header or in the result', () => {
+    const header = { in: 'header', name: 'X-Cost-USD' } as const;
+    const result = { in: 'result', pointer: '/usage/cost_usd' } as const;
+    expect(
+      parseToolIR(withFields({ constraints: { timeout_ms: 5000, cost_report: header } }))
+        .constraints.cost_report,
+    ).toEqual(header);
+    expect(
+      parseToolIR(withFields({ constraints: { timeout_ms: 5000, cost_report: result } }))
+        .constraints.cost_report,
+    ).toEqual(result);
   });
 
   it('keeps queued on any tool', () => {

@@ -68,6 +68,40 @@ export const RateLimitSchema = z.strictObject({
     .meta({ description: 'Tokens (of arguments and results) per minute.' }),
 });
 
+/** An HTTP header name (RFC 9110 token). */
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/, 'must be an HTTP header name');
+
+/**
+ * Where an `http` executor's upstream reports what one call actually cost, in US dollars: a
+ * response header, or a number in the JSON result (a JSON Pointer). The reported amount wins over
+ * `cost_estimate_usd`; a missing or unreadable amount falls back to the estimate.
+ */
+export const ToolCostReportSchema = z
+  .discriminatedUnion('in', [
+    z.strictObject({
+      in: z.literal('header'),
+      name: HeaderNameSchema.meta({ description: 'The response header, e.g. `X-Cost-USD`.' }),
+    }),
+    z.strictObject({
+      in: z.literal('result'),
+      pointer: z
+        .string()
+        .regex(
+          /^(\/([^~/]|~[01])*)+$/,
+          'must be a JSON Pointer into the result, like /usage/cost_usd',
+        )
+        .max(512)
+        .meta({ description: 'JSON Pointer (RFC 6901) to a number in the JSON result.' }),
+    }),
+  ])
+  .meta({
+    description:
+      "Where the upstream reports a call's actual cost in US dollars: a response header or a number in the JSON result.",
+  });
+export type ToolCostReport = z.infer<typeof ToolCostReportSchema>;
+
 /** Execution limits the gateway enforces for every call of the tool. */
 export const ToolConstraintsSchema = z.strictObject({
   timeout_ms: z.number().int().min(1).max(3_600_000).meta({
@@ -82,6 +116,7 @@ export const ToolConstraintsSchema = z.strictObject({
     .nonnegative()
     .optional()
     .meta({ description: 'Expected cost of one call in US dollars, for budgets and dashboards.' }),
+  cost_report: ToolCostReportSchema.optional(),
   execution: z.enum(['inline', 'queued']).optional().meta({
     description:
       "Where a call runs: `inline` runs it in the gateway's API process with no queue hop (allowed only for readonly, idempotent, non-destructive tools), `queued` sends it through the queue to a worker; absent means `queued`.",

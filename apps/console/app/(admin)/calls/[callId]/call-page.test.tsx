@@ -35,6 +35,16 @@ const CALL: Call = {
   partial_states: GROWN,
   arguments_repair: null,
   trace_id: null,
+  cost: {
+    tool_usd: 0.002,
+    tokens_usd: 0.001943,
+    total_usd: 0.003943,
+    tool_source: 'estimate',
+    tokens: { input: 43, output: 150, cache_read: 960, cache_write: 0, reasoning: 96 },
+    model: 'o4-mini-2025-04-16',
+    provider: 'openai',
+    tokens_unpriced_reason: null,
+  },
   created_at: '2026-12-06T10:00:00.000Z',
   started_at: '2026-12-06T10:00:00.010Z',
   finished_at: '2026-12-06T10:00:00.022Z',
@@ -89,6 +99,38 @@ describe('the call page', () => {
     showCall({ ...CALL, partial_states: { ...GROWN, truncated: true } });
     await screen.findByRole('slider', { name: 'Moment of the stream' });
     expect(screen.getByText(/went on past what a call may record/)).toBeTruthy();
+  });
+
+  it("shows the call's cost: tool, tokens and their model", async () => {
+    showCall(CALL);
+    const section = await screen.findByRole('region', { name: 'Cost' });
+    expect(section.textContent).toContain('$0.003943');
+    expect(section.textContent).toContain('$0.002 (estimate)');
+    expect(section.textContent).toContain('(openai o4-mini-2025-04-16)');
+    expect(section.textContent).toContain('cache read tokens960');
+  });
+
+  it('says why tokens are not priced, and when no usage was posted', async () => {
+    const unpriced = {
+      ...CALL.cost,
+      tokens_usd: null,
+      total_usd: 0.002,
+      model: 'acme-local-7b',
+      tokens_unpriced_reason: 'no price for openai model "acme-local-7b"',
+    };
+    showCall({ ...CALL, cost: unpriced });
+    expect((await screen.findByRole('region', { name: 'Cost' })).textContent).toContain(
+      'Tokens not priced: no price for openai model "acme-local-7b"',
+    );
+    cleanup();
+    restore();
+    showCall({
+      ...CALL,
+      cost: { ...CALL.cost, tokens: null, tokens_usd: null, model: null, provider: null },
+    });
+    expect((await screen.findByRole('region', { name: 'Cost' })).textContent).toContain(
+      'No token usage',
+    );
   });
 
   it('shows no replay for a call posted without partial states', async () => {

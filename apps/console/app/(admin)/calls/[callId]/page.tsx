@@ -11,6 +11,7 @@ import { ArgumentReplay } from '../../../components/argument-replay';
 import { JsonView } from '../../../components/json-view';
 import { ErrorState, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
+import { CallCost } from './call-cost';
 
 const TERMINAL = new Set<CallStatus>(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
 
@@ -160,6 +161,7 @@ export default function CallPage() {
         </section>
         <RawCall call={current} />
       </div>
+      <CallCost cost={current.cost} />
       {current.partial_states === null ? null : (
         <ArgumentReplay finalArguments={current.arguments} states={current.partial_states} />
       )}
