@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SloBucket, SloQuery, SloReport } from '@toolgate/contract';
+import type { SloQuery, SloReport } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { MetricsRepository, type CallScope } from './metrics.repository';
 import { evaluateSlo, ratio } from './slo';
+import { sloBucketOf, sloSeriesOf } from './slo-series';
 import { bucketStarts, windowRange } from './slo-window';
 
 @Injectable()
@@ -23,27 +24,22 @@ export class MetricsService {
       teamId: principal.teamId,
       toolName: query.tool,
     };
-    const [buckets, totals, tools] = await Promise.all([
+    const [buckets, byTool, byVersion, totals, tools] = await Promise.all([
       this.metrics.buckets(scope, range.bucketMs),
+      this.metrics.buckets(scope, range.bucketMs, 'tool'),
+      this.metrics.buckets(scope, range.bucketMs, 'version'),
       this.metrics.totals(scope),
       this.metrics.tools(scope, now),
     ]);
+    const starts = bucketStarts(range);
     const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket]));
     return {
       window: query.window,
       from: range.from.toISOString(),
       to: range.to.toISOString(),
-      buckets: bucketStarts(range).map((start): SloBucket => {
-        const figures = byStart.get(start.getTime());
-        return {
-          start: start.toISOString(),
-          calls: figures?.calls ?? 0,
-          succeeded: figures?.succeeded ?? 0,
-          failed: figures === undefined ? 0 : figures.calls - figures.succeeded,
-          p50_ms: figures?.p50Ms ?? null,
-          p95_ms: figures?.p95Ms ?? null,
-        };
-      }),
+      buckets: starts.map((start) => sloBucketOf(start, byStart.get(start.getTime()))),
+      by_tool: sloSeriesOf(byTool, starts),
+      by_version: sloSeriesOf(byVersion, starts),
       tools: tools.map((tool) => ({
         tool: tool.tool,
         tool_id: tool.toolId,

@@ -37,6 +37,21 @@ export const SloBucketSchema = z
     failed: z.number().int().min(0).meta({ description: '`calls` minus `succeeded`.' }),
     p50_ms: LatencyMsSchema.meta({ description: 'Median latency; null without calls.' }),
     p95_ms: LatencyMsSchema.meta({ description: '95th percentile latency; null without calls.' }),
+    destructive_runs: z.number().int().min(0).meta({
+      description: 'Answered calls whose version declares `behavior.destructive`.',
+    }),
+    destructive_approved: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Of `destructive_runs`, those with an approved approval.' }),
+    approval_wait_p50_ms: LatencyMsSchema.meta({
+      description:
+        "Median time from an approval's request to its decision (approved or denied), over the bucket's calls; null without decided approvals.",
+    }),
+    approval_wait_p95_ms: LatencyMsSchema.meta({
+      description: '95th percentile of the same wait; null without decided approvals.',
+    }),
   })
   .meta({ id: 'SloBucket' });
 export type SloBucket = z.infer<typeof SloBucketSchema>;
@@ -80,6 +95,30 @@ export const SloToolSchema = z
   .meta({ id: 'SloTool' });
 export type SloTool = z.infer<typeof SloToolSchema>;
 
+export const SloSeriesSchema = z
+  .object({
+    key: z.string().meta({ description: 'The tool name, or `name@version` for a version.' }),
+    tool: z.string(),
+    tool_id: z.uuid(),
+    version: z
+      .string()
+      .nullable()
+      .meta({ description: 'The tool version; null in a per-tool series.' }),
+    calls: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "The series' answered calls in the window." }),
+    buckets: z
+      .array(SloBucketSchema)
+      .meta({ description: 'The same buckets as the report, oldest first, every one present.' }),
+  })
+  .meta({
+    id: 'SloSeries',
+    description: "One tool's or one tool version's figures over the window, for per-series charts.",
+  });
+export type SloSeries = z.infer<typeof SloSeriesSchema>;
+
 export const SloNameSchema = z.enum([
   'success_rate',
   'p95_latency_ms',
@@ -112,6 +151,14 @@ export const SloReportSchema = z
         'The window as a chart, oldest first, every bucket present (empty ones with zeros).',
     }),
     tools: z.array(SloToolSchema).meta({ description: 'Each tool called in the window, by name.' }),
+    by_tool: z.array(SloSeriesSchema).meta({
+      description:
+        'Each tool called in the window as a series, most answered calls first; at most 20.',
+    }),
+    by_version: z.array(SloSeriesSchema).meta({
+      description:
+        'Each tool version called in the window as a series, most answered calls first; at most 20.',
+    }),
     slos: z.array(SloResultSchema).meta({
       description:
         'The three objectives, in this order: `success_rate` (target 0.995), `p95_latency_ms` (2000), `destructive_approval_rate` (1: every destructive run approved).',
