@@ -44,7 +44,7 @@ export interface TargetLine {
 export interface TimeSeriesChartProps {
   title: string;
   series: readonly TimeSeries[];
-  /** The y axis's unit, shown beside it ("ms", "%", "calls"). */
+  /** The y axis's label: its unit ("%", "calls"), or what it measures when ticks carry units. */
   unit: string;
   /** Formats a value for ticks, tooltips and single-point labels. */
   format: (value: number) => string;
