@@ -11,6 +11,24 @@ export interface CallScope {
   to: Date;
   teamId: string | null;
   toolName?: string | undefined;
+  toolVersion?: string | undefined;
+}
+
+/** Calls received in one bucket, by status, with the latency of those that recorded one. */
+export interface CallBucketFigures {
+  /** Bucket start in ms since the epoch. */
+  start: number;
+  byStatus: Partial<Record<string, number>>;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** One tool's calls and failures in one bucket. */
+export interface ToolBucketCounts {
+  start: number;
+  tool: string;
+  calls: number;
+  failed: number;
 }
 
 export interface LatencyFigures {
@@ -240,6 +258,60 @@ export class MetricsRepository {
     }));
   }
 
+  /** Every call received in the scope, by bucket and status (only non-empty buckets). */
+  async callBuckets(scope: CallScope, bucketMs: number): Promise<CallBucketFigures[]> {
+    const [statuses, latencies] = await Promise.all([
+      this.database.prisma.$queryRaw<Array<{ bucket: bigint; status: string; count: number }>>`
+        SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+               c.status::text AS status, count(*)::int AS count
+          FROM calls c
+         WHERE ${this.where(scope)}
+         GROUP BY 1, 2`,
+      this.database.prisma.$queryRaw<
+        Array<{ bucket: bigint; p50_ms: number | null; p95_ms: number | null }>
+      >`
+        SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+               (percentile_cont(0.5) WITHIN GROUP (ORDER BY c.latency_ms))::float8 AS p50_ms,
+               (percentile_cont(0.95) WITHIN GROUP (ORDER BY c.latency_ms))::float8 AS p95_ms
+          FROM calls c
+         WHERE ${this.where(scope)} AND c.latency_ms IS NOT NULL
+         GROUP BY 1`,
+    ]);
+    const buckets = new Map<number, CallBucketFigures>();
+    const bucketAt = (bucket: bigint) => {
+      const start = Number(bucket) * bucketMs;
+      const figures = buckets.get(start) ?? { start, byStatus: {}, p50Ms: null, p95Ms: null };
+      buckets.set(start, figures);
+      return figures;
+    };
+    for (const row of statuses) bucketAt(row.bucket).byStatus[row.status] = Number(row.count);
+    for (const row of latencies) {
+      const figures = bucketAt(row.bucket);
+      figures.p50Ms = row.p50_ms === null ? null : Number(row.p50_ms);
+      figures.p95Ms = row.p95_ms === null ? null : Number(row.p95_ms);
+    }
+    return [...buckets.values()];
+  }
+
+  /** Calls and failures per tool and bucket (only non-empty ones), for per-tool sparklines. */
+  async toolBuckets(scope: CallScope, bucketMs: number): Promise<ToolBucketCounts[]> {
+    const rows = await this.database.prisma.$queryRaw<
+      Array<{ bucket: bigint; tool_name: string; calls: number; failed: number }>
+    >`
+      SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+             c.tool_name, count(*)::int AS calls,
+             (count(*) FILTER (WHERE c.status = 'failed'))::int AS failed
+        FROM calls c
+       WHERE ${this.where(scope)}
+       GROUP BY 1, 2`;
+    return rows.map((row) => ({
+      start: Number(row.bucket) * bucketMs,
+      tool: row.tool_name,
+      calls: Number(row.calls),
+      failed: Number(row.failed),
+    }));
+  }
+
   private where(scope: CallScope): Prisma.Sql {
     const conditions = [
       Prisma.sql`c.created_at >= ${scope.from}`,
@@ -247,6 +319,8 @@ export class MetricsRepository {
     ];
     if (scope.teamId !== null) conditions.push(Prisma.sql`c.team_id = ${scope.teamId}::uuid`);
     if (scope.toolName !== undefined) conditions.push(Prisma.sql`c.tool_name = ${scope.toolName}`);
+    if (scope.toolVersion !== undefined)
+      conditions.push(Prisma.sql`c.tool_version = ${scope.toolVersion}`);
     return Prisma.join(conditions, ' AND ');
   }
 }

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SloQuery, SloReport } from '@toolgate/contract';
+import type { CallsMetrics, CallsMetricsQuery, SloQuery, SloReport } from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { MetricsRepository, type CallScope } from './metrics.repository';
 import { evaluateSlo, ratio } from './slo';
+import { callsBucketOf, callsToolSeriesOf } from './calls-series';
 import { sloBucketOf, sloSeriesOf } from './slo-series';
 import { bucketStarts, windowRange } from './slo-window';
 
@@ -59,6 +60,36 @@ export class MetricsService {
           ratio(totals.destructiveApproved, totals.destructiveRuns),
         ),
       ],
+    };
+  }
+
+  /** Every call received over a window, bucketed: by status, error rate, latency, and per tool. */
+  async calls(
+    principal: Principal,
+    query: CallsMetricsQuery,
+    now = new Date(),
+  ): Promise<CallsMetrics> {
+    const range = windowRange(query.window, now);
+    const scope: CallScope = {
+      from: range.from,
+      to: range.to,
+      teamId: principal.teamId,
+      toolName: query.tool,
+      toolVersion: query.version,
+    };
+    const [buckets, tools] = await Promise.all([
+      this.metrics.callBuckets(scope, range.bucketMs),
+      this.metrics.toolBuckets(scope, range.bucketMs),
+    ]);
+    const starts = bucketStarts(range);
+    const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket]));
+    return {
+      window: query.window,
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      bucket_ms: range.bucketMs,
+      buckets: starts.map((start) => callsBucketOf(start, byStart.get(start.getTime()))),
+      tools: callsToolSeriesOf(tools, starts),
     };
   }
 }
