@@ -6,6 +6,7 @@ import { callTimelineRoutes } from './call-timeline/call-timeline.routes';
 import { callsRoutes } from './calls/calls.routes';
 import { canaryGuardRoutes } from './canary-guard/canary-guard.routes';
 import { consoleRoutes } from './console/console.routes';
+import { costRoutes } from './cost/cost.routes';
 import { exportsRoutes } from './exports/exports.routes';
 import { healthRoutes } from './health/health.routes';
 import { importsRoutes } from './imports/imports.routes';
@@ -39,6 +40,7 @@ export const routes = {
   ...secretsRoutes,
   ...auditRoutes,
   ...metricsRoutes,
+  ...costRoutes,
   ...consoleRoutes,
   ...mcpRoutes,
   ...oauthRoutes,

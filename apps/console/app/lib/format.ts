@@ -32,3 +32,11 @@ export function formatTimeLeft(deadline: string, now: number): string {
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined';
 }
+
+/** US dollars: cents from $1 up, two significant digits below (calls cost fractions of a cent). */
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '—';
+  if (usd === 0) return '$0.00';
+  if (Math.abs(usd) < 0.0001) return '<$0.0001';
+  return Math.abs(usd) < 1 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+}
