@@ -59,6 +59,23 @@ describe('TimeSeriesChart', () => {
     expect(container.querySelectorAll('circle.chart-point')).toHaveLength(2);
   });
 
+  it('leaves a series the targets do not judge unmarked', () => {
+    const { container } = render(
+      <TimeSeriesChart
+        title="p95 latency"
+        unit="ms"
+        format={(value) => `${value} ms`}
+        targets={[{ value: 2000, label: 'guard', kind: 'max' }]}
+        series={[
+          { key: 'stable', name: 'stable', judged: false, points: hourly([2500, 2600]) },
+          { key: 'canary', name: 'canary', points: hourly([2500, 1000]) },
+        ]}
+      />,
+    );
+    expect(container.querySelectorAll('circle.chart-breach')).toHaveLength(1);
+    expect(container.querySelectorAll('circle.chart-point')).toHaveLength(3);
+  });
+
   it('shows a series with one value as a point with its value written beside it', () => {
     const { container } = render(
       <TimeSeriesChart

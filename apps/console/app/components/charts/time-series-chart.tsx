@@ -29,6 +29,8 @@ export interface TimeSeries {
   name: string;
   color?: string;
   points: readonly TimePoint[];
+  /** False for a reference series the targets do not judge (stable beside a canary). */
+  judged?: boolean;
 }
 
 /**
@@ -90,7 +92,8 @@ function summaryOf(props: TimeSeriesChartProps): string {
     .map((line) => {
       const values = valuesOf(line);
       const latest = values.at(-1);
-      const breaches = values.filter((value) => isBreach(value, targets)).length;
+      const breaches =
+        line.judged === false ? 0 : values.filter((value) => isBreach(value, targets)).length;
       return `${line.name}: ${latest === undefined ? 'no data' : `latest ${props.format(latest)}`}${
         breaches > 0 ? `, ${breaches} breach${breaches === 1 ? '' : 'es'}` : ''
       }`;
@@ -192,7 +195,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
                       color={color}
                       single={single}
                       format={format}
-                      targets={targets}
+                      targets={line.judged === false ? [] : targets}
                     />
                   )}
                 />
