@@ -27,15 +27,16 @@ describe('calls series', () => {
   it("aligns each tool's counts with the buckets, by tool name", () => {
     const series = callsToolSeriesOf(
       [
-        { start: STARTS[2]!.getTime(), tool: 'search', calls: 4, failed: 1 },
-        { start: STARTS[0]!.getTime(), tool: 'search', calls: 2, failed: 0 },
-        { start: STARTS[1]!.getTime(), tool: 'refund', calls: 1, failed: 1 },
+        { start: STARTS[2]!.getTime(), toolId: 's', tool: 'search', calls: 4, failed: 1 },
+        { start: STARTS[0]!.getTime(), toolId: 's', tool: 'search', calls: 2, failed: 0 },
+        { start: STARTS[1]!.getTime(), toolId: 'r', tool: 'refund', calls: 1, failed: 1 },
       ],
       STARTS,
     );
     expect(series).toEqual([
       {
         tool: 'refund',
+        tool_id: 'r',
         calls: 1,
         failed: 1,
         calls_per_bucket: [0, 1, 0],
@@ -43,6 +44,7 @@ describe('calls series', () => {
       },
       {
         tool: 'search',
+        tool_id: 's',
         calls: 6,
         failed: 1,
         calls_per_bucket: [2, 0, 4],

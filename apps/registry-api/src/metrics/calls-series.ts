@@ -30,7 +30,7 @@ export function callsBucketOf(start: Date, figures: CallBucketFigures | undefine
   };
 }
 
-/** Per-tool counts aligned with the window's buckets, by tool name. */
+/** Per-tool counts aligned with the window's buckets, by tool name (then id). */
 export function callsToolSeriesOf(
   counts: readonly ToolBucketCounts[],
   starts: readonly Date[],
@@ -40,8 +40,9 @@ export function callsToolSeriesOf(
   for (const row of counts) {
     const position = index.get(row.start);
     if (position === undefined) continue;
-    const series = tools.get(row.tool) ?? {
+    const series = tools.get(row.toolId) ?? {
       tool: row.tool,
+      tool_id: row.toolId,
       calls: 0,
       failed: 0,
       calls_per_bucket: starts.map(() => 0),
@@ -51,9 +52,12 @@ export function callsToolSeriesOf(
     series.failed += row.failed;
     series.calls_per_bucket[position] = row.calls;
     series.failed_per_bucket[position] = row.failed;
-    tools.set(row.tool, series);
+    tools.set(row.toolId, series);
   }
   return [...tools.values()]
-    .sort((left, right) => left.tool.localeCompare(right.tool))
+    .sort(
+      (left, right) =>
+        left.tool.localeCompare(right.tool) || left.tool_id.localeCompare(right.tool_id),
+    )
     .slice(0, MAX_CALLS_TOOL_SERIES);
 }

@@ -26,6 +26,7 @@ export interface CallBucketFigures {
 /** One tool's calls and failures in one bucket. */
 export interface ToolBucketCounts {
   start: number;
+  toolId: string;
   tool: string;
   calls: number;
   failed: number;
@@ -296,16 +297,17 @@ export class MetricsRepository {
   /** Calls and failures per tool and bucket (only non-empty ones), for per-tool sparklines. */
   async toolBuckets(scope: CallScope, bucketMs: number): Promise<ToolBucketCounts[]> {
     const rows = await this.database.prisma.$queryRaw<
-      Array<{ bucket: bigint; tool_name: string; calls: number; failed: number }>
+      Array<{ bucket: bigint; tool_id: string; tool_name: string; calls: number; failed: number }>
     >`
       SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
-             c.tool_name, count(*)::int AS calls,
+             c.tool_id::text AS tool_id, c.tool_name, count(*)::int AS calls,
              (count(*) FILTER (WHERE c.status = 'failed'))::int AS failed
         FROM calls c
        WHERE ${this.where(scope)}
-       GROUP BY 1, 2`;
+       GROUP BY 1, c.tool_id, c.tool_name`;
     return rows.map((row) => ({
       start: Number(row.bucket) * bucketMs,
+      toolId: row.tool_id,
       tool: row.tool_name,
       calls: Number(row.calls),
       failed: Number(row.failed),

@@ -111,7 +111,7 @@ describe('GET /v1/metrics/calls', () => {
 
     const tools = Object.fromEntries(body.tools.map((tool: { tool: string }) => [tool.tool, tool]));
     expect(Object.keys(tools).sort()).toEqual([search.name, refund.name].sort());
-    expect(tools[search.name]).toMatchObject({ calls: 6, failed: 2 });
+    expect(tools[search.name]).toMatchObject({ tool_id: search.id, calls: 6, failed: 2 });
     expect(tools[search.name].calls_per_bucket).toHaveLength(buckets.length);
     expect(tools[search.name].calls_per_bucket[buckets.indexOf(recent!)]).toBe(5);
     expect(tools[search.name].failed_per_bucket[buckets.indexOf(older!)]).toBe(1);

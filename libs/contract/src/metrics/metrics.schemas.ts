@@ -223,6 +223,7 @@ export type CallsBucket = z.infer<typeof CallsBucketSchema>;
 export const CallsToolSeriesSchema = z
   .object({
     tool: z.string().meta({ description: "The tool's name." }),
+    tool_id: z.uuid(),
     calls: z.number().int().min(0).meta({ description: 'Calls over the window.' }),
     failed: z.number().int().min(0).meta({ description: 'Failed calls over the window.' }),
     calls_per_bucket: z
@@ -249,7 +250,7 @@ export const CallsMetricsSchema = z
         'The window as a chart, oldest first, every bucket present (empty ones with zeros).',
     }),
     tools: z.array(CallsToolSeriesSchema).meta({
-      description: 'Each tool called in the window, by name; at most 500.',
+      description: 'Each tool called in the window, by name (then id); at most 500.',
     }),
   })
   .meta({ id: 'CallsMetrics' });

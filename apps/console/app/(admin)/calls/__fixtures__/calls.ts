@@ -76,6 +76,7 @@ export const CALLS_METRICS: CallsMetrics = {
   tools: [
     {
       tool: 'get_forecast',
+      tool_id: '6f1c1e2a-7d1e-4a55-9d8c-1f0f9b8c2a11',
       calls: 11,
       failed: 2,
       calls_per_bucket: [5, 0, 6],
