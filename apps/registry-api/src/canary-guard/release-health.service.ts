@@ -31,10 +31,9 @@ export class ReleaseHealthService {
     principal: Principal,
     toolId: string,
     query: ReleaseHistoryQuery,
-    now = new Date(),
   ): Promise<ReleaseHistory> {
     const tool = await this.tools.requireVisible(principal, toolId);
-    const range = windowRange(query.window, now);
+    const range = windowRange(query.window);
     const release = {
       stableVersion: tool.release?.stableVersion ?? null,
       canaryVersion: tool.release?.canaryVersion ?? null,

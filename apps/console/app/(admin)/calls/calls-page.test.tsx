@@ -66,7 +66,7 @@ describe('the Calls page', () => {
 
     expect(await screen.findByText(/Showing failed calls received from/)).toBeTruthy();
     expect(bucketFilterOf(window.location.search)).toEqual({ ...LAST_BUCKET, status: 'failed' });
-    expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('failed');
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('failed');
     await screen.findAllByRole('row');
     expect(listQueries(sent).at(-1)).toEqual({
       status: 'failed',

@@ -3,28 +3,34 @@ import type { CostAmounts, CostGroupBy, CostReport, CostSeries } from '@toolgate
 const HOUR = 3_600_000;
 export const COST_FROM = Date.UTC(2026, 11, 6, 0, 0, 0);
 
-function amounts(toolUsd: number, tokensUsd: number, calls: number, cachedCalls = 0): CostAmounts {
+function amounts(toolUsd: number, tokensUsd: number, calls: number): CostAmounts {
   return {
     tool_usd: toolUsd,
     tokens_usd: tokensUsd,
     total_usd: toolUsd + tokensUsd,
     calls,
-    cached_calls: cachedCalls,
+    cached_calls: 0,
   };
+}
+
+function withCached(base: CostAmounts, cachedCalls: number): CostAmounts {
+  return { ...base, cached_calls: cachedCalls };
+}
+
+function sum(left: CostAmounts, right: CostAmounts): CostAmounts {
+  return withCached(
+    amounts(
+      left.tool_usd + right.tool_usd,
+      left.tokens_usd + right.tokens_usd,
+      left.calls + right.calls,
+    ),
+    left.cached_calls + right.cached_calls,
+  );
 }
 
 /** A series over three hourly buckets, its totals summed from the points. */
 function series(key: string, label: string, points: readonly CostAmounts[]): CostSeries {
-  const total = points.reduce(
-    (sum, point) =>
-      amounts(
-        sum.tool_usd + point.tool_usd,
-        sum.tokens_usd + point.tokens_usd,
-        sum.calls + point.calls,
-        sum.cached_calls + point.cached_calls,
-      ),
-    amounts(0, 0, 0),
-  );
+  const total = points.reduce(sum, amounts(0, 0, 0));
   return {
     key,
     label,
@@ -37,16 +43,7 @@ function series(key: string, label: string, points: readonly CostAmounts[]): Cos
 }
 
 function report(groupBy: CostGroupBy, all: CostSeries[]): CostReport {
-  const totals = all.reduce(
-    (sum, entry) =>
-      amounts(
-        sum.tool_usd + entry.totals.tool_usd,
-        sum.tokens_usd + entry.totals.tokens_usd,
-        sum.calls + entry.totals.calls,
-        sum.cached_calls + entry.totals.cached_calls,
-      ),
-    amounts(0, 0, 0),
-  );
+  const totals = all.map((entry) => entry.totals).reduce(sum, amounts(0, 0, 0));
   return {
     group_by: groupBy,
     window: '24h',
@@ -62,7 +59,7 @@ function report(groupBy: CostGroupBy, all: CostSeries[]): CostReport {
 /** search's stable 1.0.0 costs $0.01 a call; its 10% canary 1.1.0 costs twice as much. */
 export const COST_BY_VERSION = report('version', [
   series('search@1.0.0', 'search@1.0.0', [
-    amounts(0.6, 0.3, 90, 10),
+    withCached(amounts(0.6, 0.3, 90), 10),
     amounts(0.6, 0.3, 90),
     amounts(0.6, 0.3, 90),
   ]),
@@ -75,7 +72,7 @@ export const COST_BY_VERSION = report('version', [
 
 export const COST_BY_TOOL = report('tool', [
   series('search', 'search', [
-    amounts(0.72, 0.38, 100, 10),
+    withCached(amounts(0.72, 0.38, 100), 10),
     amounts(0.72, 0.38, 100),
     amounts(0.72, 0.38, 100),
   ]),
