@@ -69,6 +69,7 @@ export function StackedBarChart({
       <div
         ref={ref}
         className="chart-body"
+        style={{ minHeight: height }}
         role="img"
         aria-label={`${title}. ${series
           .map(

@@ -122,7 +122,13 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
-      <div ref={ref} className="chart-body" role="img" aria-label={`${title}. ${summaryOf(props)}`}>
+      <div
+        ref={ref}
+        className="chart-body"
+        style={{ minHeight: height }}
+        role="img"
+        aria-label={`${title}. ${summaryOf(props)}`}
+      >
         {hasData ? (
           <LineChart
             width={width}
