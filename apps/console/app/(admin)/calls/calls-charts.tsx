@@ -68,11 +68,10 @@ export function useCallsBucketFilter(onChange: (filter: CallsBucketFilter | null
     listener.current(next);
   }, []);
   useEffect(() => {
-    const read = () => {
-      const next = bucketFilterOf(window.location.search);
-      if (next !== null || window.location.search.includes('from=')) apply(next);
-    };
-    read();
+    // On mount only a filter the URL carries counts: no filter leaves the page's own state be.
+    const opened = bucketFilterOf(window.location.search);
+    if (opened !== null) apply(opened);
+    const read = () => apply(bucketFilterOf(window.location.search));
     window.addEventListener('popstate', read);
     return () => window.removeEventListener('popstate', read);
   }, [apply]);

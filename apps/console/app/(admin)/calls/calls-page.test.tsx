@@ -94,6 +94,23 @@ describe('the Calls page', () => {
     expect(new URLSearchParams(window.location.search).get('tab')).toBe('x');
   });
 
+  it('follows the browser back to the unfiltered list', async () => {
+    const { sent } = network();
+    render(<CallsPage />);
+    const bars = (await screen.findByText('Calls by status', { selector: 'figcaption' })).closest(
+      'figure',
+    )!;
+    fireEvent.click(bars.querySelectorAll('.recharts-bar')[0]!.querySelectorAll('path')[0]!);
+    expect(await screen.findByText(/Showing succeeded calls received from/)).toBeTruthy();
+
+    window.history.replaceState(null, '', '/calls');
+    fireEvent(window, new PopStateEvent('popstate'));
+    expect(await screen.findByText(/Click a bar/)).toBeTruthy();
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('');
+    await screen.findAllByRole('row');
+    expect(listQueries(sent).at(-1)).toEqual({ limit: '50' });
+  });
+
   it('ignores a malformed time range in the URL', () => {
     expect(bucketFilterOf('?from=yesterday&to=now')).toBeNull();
     expect(bucketFilterOf(`?from=${LAST_BUCKET.from}&to=${LAST_BUCKET.to}&status=gone`)).toEqual(
