@@ -19,6 +19,7 @@ const NAV = [
   { href: '/calls', label: 'Calls' },
   { href: '/audit', label: 'Audit trail' },
   { href: '/slo', label: 'SLOs' },
+  { href: '/cost', label: 'Cost' },
   { href: '/users', label: 'People', adminOnly: true },
 ];
 

@@ -538,6 +538,8 @@ export class CallsService {
       teamId: principal.teamId,
       status: query.status,
       toolName: query.tool,
+      from: query.from === undefined ? undefined : new Date(query.from),
+      to: query.to === undefined ? undefined : new Date(query.to),
       before:
         cursor === undefined
           ? undefined

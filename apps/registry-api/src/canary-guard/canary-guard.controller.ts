@@ -18,6 +18,14 @@ export class CanaryGuardController {
     return this.guard.health(principal, input.params.toolId);
   }
 
+  @Endpoint(routes.getReleaseHistory)
+  history(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.getReleaseHistory>,
+  ) {
+    return this.guard.history(principal, input.params.toolId, input.query);
+  }
+
   @Endpoint(routes.evaluateCanaryGuard)
   evaluate(
     @CurrentPrincipal() principal: Principal,

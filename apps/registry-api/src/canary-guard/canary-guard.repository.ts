@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
+import { Prisma } from '../generated/prisma/client';
 import { ANSWERED_STATUSES, REFUSED_BEFORE_RUN_CODES } from '../metrics/answerable-calls';
 import {
   ReleasesRepository,
@@ -17,12 +18,25 @@ export interface CanaryRelease {
   teamId: string;
 }
 
+// The calls the guard judges a version by: finished, and not refused before the tool ran.
+const ANSWERABLE = Prisma.sql`(status = ANY(${toArrayLiteral([...ANSWERED_STATUSES])}::call_status[])
+  AND (error_code IS NULL OR error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[])))`;
+
 interface VersionAggregateRow {
   tool_version: string;
   calls: number;
   succeeded: number;
   validation_failures: number;
   p95_latency_ms: number | null;
+}
+
+/** One version's figures in one time bucket, counted as `versionCounts` counts them. */
+export interface VersionBucketCounts extends VersionCounts {
+  version: string;
+  /** Bucket start in ms since the epoch. */
+  start: number;
+  /** Every call that resolved to the version, whatever its outcome. */
+  served: number;
 }
 
 @Injectable()
@@ -103,5 +117,42 @@ export class CanaryGuardRepository {
         },
       ]),
     );
+  }
+
+  /**
+   * The tool's calls per version and time bucket over [from, to]: every call served, and the
+   * guard's figures over the calls `versionCounts` would count (only non-empty buckets).
+   */
+  async versionHistory(
+    toolId: string,
+    range: { from: Date; to: Date; bucketMs: number },
+  ): Promise<VersionBucketCounts[]> {
+    const rows = await this.database.prisma.$queryRaw<
+      Array<VersionAggregateRow & { bucket: bigint; served: number }>
+    >`
+      SELECT floor(extract(epoch FROM created_at) * 1000 / ${range.bucketMs})::bigint AS bucket,
+             tool_version,
+             count(*)::int AS served,
+             (count(*) FILTER (WHERE ${ANSWERABLE}))::int AS calls,
+             (count(*) FILTER (WHERE ${ANSWERABLE} AND status = 'succeeded'))::int AS succeeded,
+             (count(*) FILTER (WHERE ${ANSWERABLE} AND error_code = 'invalid_arguments'))::int
+               AS validation_failures,
+             (percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms)
+                FILTER (WHERE ${ANSWERABLE} AND latency_ms IS NOT NULL
+                          AND error_code IS DISTINCT FROM 'invalid_arguments'))::float8 AS p95_latency_ms
+        FROM calls
+       WHERE tool_id = ${toolId}::uuid
+         AND created_at >= ${range.from}
+         AND created_at <= ${range.to}
+       GROUP BY 1, 2`;
+    return rows.map((row) => ({
+      version: row.tool_version,
+      start: Number(row.bucket) * range.bucketMs,
+      served: Number(row.served),
+      calls: Number(row.calls),
+      succeeded: Number(row.succeeded),
+      validationFailures: Number(row.validation_failures),
+      p95LatencyMs: row.p95_latency_ms === null ? null : Number(row.p95_latency_ms),
+    }));
   }
 }

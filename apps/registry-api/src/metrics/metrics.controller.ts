@@ -25,4 +25,12 @@ export class MetricsController {
   ) {
     return this.metrics.cost(principal, input.query);
   }
+
+  @Endpoint(routes.getCallsMetrics)
+  calls(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.getCallsMetrics>,
+  ) {
+    return this.metrics.calls(principal, input.query);
+  }
 }

@@ -12,6 +12,25 @@ export interface CallScope {
   to: Date;
   teamId: string | null;
   toolName?: string | undefined;
+  toolVersion?: string | undefined;
+}
+
+/** Calls received in one bucket, by status, with the latency of those that recorded one. */
+export interface CallBucketFigures {
+  /** Bucket start in ms since the epoch. */
+  start: number;
+  byStatus: Partial<Record<string, number>>;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** One tool's calls and failures in one bucket. */
+export interface ToolBucketCounts {
+  start: number;
+  toolId: string;
+  tool: string;
+  calls: number;
+  failed: number;
 }
 
 export interface LatencyFigures {
@@ -21,10 +40,24 @@ export interface LatencyFigures {
   p95Ms: number | null;
 }
 
-export interface BucketFigures extends LatencyFigures {
+export interface ApprovalFigures {
+  destructiveRuns: number;
+  destructiveApproved: number;
+  approvalWaitP50Ms: number | null;
+  approvalWaitP95Ms: number | null;
+}
+
+export interface BucketFigures extends LatencyFigures, ApprovalFigures {
   /** Bucket start in ms since the epoch. */
   start: number;
+  /** Set when the figures are grouped by tool (and version). */
+  toolId: string | null;
+  tool: string | null;
+  version: string | null;
 }
+
+/** How bucket figures are split: one series overall, one per tool, or one per tool version. */
+export type SeriesGrouping = 'all' | 'tool' | 'version';
 
 export interface ToolFigures extends LatencyFigures {
   toolId: string;
@@ -62,6 +95,29 @@ const DESTRUCTIVE_RUNS = Prisma.sql`
   (count(*) FILTER (WHERE ${ANSWERABLE} AND ${DESTRUCTIVE}))::int AS destructive_runs,
   (count(*) FILTER (WHERE ${ANSWERABLE} AND ${DESTRUCTIVE} AND a.status = 'approved'))::int
     AS destructive_approved`;
+
+// How long an approval waited for its decision; only decided approvals (approved or denied) count.
+const APPROVAL_WAIT_MS = Prisma.sql`(extract(epoch FROM (a.decided_at - a.created_at)) * 1000)`;
+const APPROVAL_WAIT = Prisma.sql`
+  (percentile_cont(0.5) WITHIN GROUP (ORDER BY ${APPROVAL_WAIT_MS})
+     FILTER (WHERE a.decided_at IS NOT NULL))::float8 AS approval_wait_p50_ms,
+  (percentile_cont(0.95) WITHIN GROUP (ORDER BY ${APPROVAL_WAIT_MS})
+     FILTER (WHERE a.decided_at IS NOT NULL))::float8 AS approval_wait_p95_ms`;
+
+const GROUP_COLUMNS: Record<SeriesGrouping, { select: Prisma.Sql; groupBy: Prisma.Sql }> = {
+  all: {
+    select: Prisma.sql`NULL::text AS tool_id, NULL::text AS tool_name, NULL::text AS tool_version`,
+    groupBy: Prisma.sql`1`,
+  },
+  tool: {
+    select: Prisma.sql`c.tool_id::text AS tool_id, c.tool_name, NULL::text AS tool_version`,
+    groupBy: Prisma.sql`1, c.tool_id, c.tool_name`,
+  },
+  version: {
+    select: Prisma.sql`c.tool_id::text AS tool_id, c.tool_name, c.tool_version`,
+    groupBy: Prisma.sql`1, c.tool_id, c.tool_name, c.tool_version`,
+  },
+};
 
 interface LatencyRow {
   calls: number;
@@ -110,14 +166,48 @@ const COST_GROUPS: Record<CostGroupBy, { key: Prisma.Sql; label: Prisma.Sql }> =
 export class MetricsRepository {
   constructor(@Inject(DATABASE) private readonly database: Database) {}
 
-  async buckets(scope: CallScope, bucketMs: number): Promise<BucketFigures[]> {
-    const rows = await this.database.prisma.$queryRaw<Array<LatencyRow & { bucket: bigint }>>`
+  /** Figures per time bucket, overall or split by tool or tool version (only non-empty buckets). */
+  async buckets(
+    scope: CallScope,
+    bucketMs: number,
+    grouping: SeriesGrouping = 'all',
+  ): Promise<BucketFigures[]> {
+    const group = GROUP_COLUMNS[grouping];
+    const rows = await this.database.prisma.$queryRaw<
+      Array<
+        LatencyRow & {
+          bucket: bigint;
+          tool_id: string | null;
+          tool_name: string | null;
+          tool_version: string | null;
+          destructive_runs: number;
+          destructive_approved: number;
+          approval_wait_p50_ms: number | null;
+          approval_wait_p95_ms: number | null;
+        }
+      >
+    >`
       SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
-             ${LATENCY}
+             ${group.select},
+             ${LATENCY}, ${DESTRUCTIVE_RUNS}, ${APPROVAL_WAIT}
         FROM calls c
+        LEFT JOIN tool_versions v ON v.tool_id = c.tool_id AND v.version = c.tool_version
+        LEFT JOIN approvals a ON a.call_id = c.id
        WHERE ${this.where(scope)}
-       GROUP BY 1`;
-    return rows.map((row) => ({ start: Number(row.bucket) * bucketMs, ...latencyOf(row) }));
+       GROUP BY ${group.groupBy}`;
+    return rows.map((row) => ({
+      start: Number(row.bucket) * bucketMs,
+      toolId: row.tool_id,
+      tool: row.tool_name,
+      version: row.tool_version,
+      ...latencyOf(row),
+      destructiveRuns: Number(row.destructive_runs),
+      destructiveApproved: Number(row.destructive_approved),
+      approvalWaitP50Ms:
+        row.approval_wait_p50_ms === null ? null : Number(row.approval_wait_p50_ms),
+      approvalWaitP95Ms:
+        row.approval_wait_p95_ms === null ? null : Number(row.approval_wait_p95_ms),
+    }));
   }
 
   async totals(scope: CallScope): Promise<TotalFigures> {
@@ -238,6 +328,61 @@ export class MetricsRepository {
     }));
   }
 
+  /** Every call received in the scope, by bucket and status (only non-empty buckets). */
+  async callBuckets(scope: CallScope, bucketMs: number): Promise<CallBucketFigures[]> {
+    const [statuses, latencies] = await Promise.all([
+      this.database.prisma.$queryRaw<Array<{ bucket: bigint; status: string; count: number }>>`
+        SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+               c.status::text AS status, count(*)::int AS count
+          FROM calls c
+         WHERE ${this.where(scope)}
+         GROUP BY 1, 2`,
+      this.database.prisma.$queryRaw<
+        Array<{ bucket: bigint; p50_ms: number | null; p95_ms: number | null }>
+      >`
+        SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+               (percentile_cont(0.5) WITHIN GROUP (ORDER BY c.latency_ms))::float8 AS p50_ms,
+               (percentile_cont(0.95) WITHIN GROUP (ORDER BY c.latency_ms))::float8 AS p95_ms
+          FROM calls c
+         WHERE ${this.where(scope)} AND c.latency_ms IS NOT NULL
+         GROUP BY 1`,
+    ]);
+    const buckets = new Map<number, CallBucketFigures>();
+    const bucketAt = (bucket: bigint) => {
+      const start = Number(bucket) * bucketMs;
+      const figures = buckets.get(start) ?? { start, byStatus: {}, p50Ms: null, p95Ms: null };
+      buckets.set(start, figures);
+      return figures;
+    };
+    for (const row of statuses) bucketAt(row.bucket).byStatus[row.status] = Number(row.count);
+    for (const row of latencies) {
+      const figures = bucketAt(row.bucket);
+      figures.p50Ms = row.p50_ms === null ? null : Number(row.p50_ms);
+      figures.p95Ms = row.p95_ms === null ? null : Number(row.p95_ms);
+    }
+    return [...buckets.values()];
+  }
+
+  /** Calls and failures per tool and bucket (only non-empty ones), for per-tool sparklines. */
+  async toolBuckets(scope: CallScope, bucketMs: number): Promise<ToolBucketCounts[]> {
+    const rows = await this.database.prisma.$queryRaw<
+      Array<{ bucket: bigint; tool_id: string; tool_name: string; calls: number; failed: number }>
+    >`
+      SELECT floor(extract(epoch FROM c.created_at) * 1000 / ${bucketMs})::bigint AS bucket,
+             c.tool_id::text AS tool_id, c.tool_name, count(*)::int AS calls,
+             (count(*) FILTER (WHERE c.status = 'failed'))::int AS failed
+        FROM calls c
+       WHERE ${this.where(scope)}
+       GROUP BY 1, c.tool_id, c.tool_name`;
+    return rows.map((row) => ({
+      start: Number(row.bucket) * bucketMs,
+      toolId: row.tool_id,
+      tool: row.tool_name,
+      calls: Number(row.calls),
+      failed: Number(row.failed),
+    }));
+  }
+
   private where(scope: CallScope): Prisma.Sql {
     const conditions = [
       Prisma.sql`c.created_at >= ${scope.from}`,
@@ -245,6 +390,8 @@ export class MetricsRepository {
     ];
     if (scope.teamId !== null) conditions.push(Prisma.sql`c.team_id = ${scope.teamId}::uuid`);
     if (scope.toolName !== undefined) conditions.push(Prisma.sql`c.tool_name = ${scope.toolName}`);
+    if (scope.toolVersion !== undefined)
+      conditions.push(Prisma.sql`c.tool_version = ${scope.toolVersion}`);
     return Prisma.join(conditions, ' AND ');
   }
 }

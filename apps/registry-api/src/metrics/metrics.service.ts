@@ -1,9 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CostQuery, CostReport, SloBucket, SloQuery, SloReport } from '@toolgate/contract';
+import type {
+  CallsMetrics,
+  CallsMetricsQuery,
+  CostQuery,
+  CostReport,
+  SloBucket,
+  SloQuery,
+  SloReport,
+} from '@toolgate/contract';
 import type { Principal } from '../auth/principal';
 import { MetricsRepository, type CallScope } from './metrics.repository';
 import { costSeriesOf } from './cost-report';
 import { evaluateSlo, ratio } from './slo';
+import { callsBucketOf, callsToolSeriesOf } from './calls-series';
+import { sloBucketOf, sloSeriesOf } from './slo-series';
 import { bucketStarts, windowRange } from './slo-window';
 
 @Injectable()
@@ -24,27 +34,22 @@ export class MetricsService {
       teamId: principal.teamId,
       toolName: query.tool,
     };
-    const [buckets, totals, tools] = await Promise.all([
+    const [buckets, byTool, byVersion, totals, tools] = await Promise.all([
       this.metrics.buckets(scope, range.bucketMs),
+      this.metrics.buckets(scope, range.bucketMs, 'tool'),
+      this.metrics.buckets(scope, range.bucketMs, 'version'),
       this.metrics.totals(scope),
       this.metrics.tools(scope, now),
     ]);
+    const starts = bucketStarts(range);
     const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket]));
     return {
       window: query.window,
       from: range.from.toISOString(),
       to: range.to.toISOString(),
-      buckets: bucketStarts(range).map((start): SloBucket => {
-        const figures = byStart.get(start.getTime());
-        return {
-          start: start.toISOString(),
-          calls: figures?.calls ?? 0,
-          succeeded: figures?.succeeded ?? 0,
-          failed: figures === undefined ? 0 : figures.calls - figures.succeeded,
-          p50_ms: figures?.p50Ms ?? null,
-          p95_ms: figures?.p95Ms ?? null,
-        };
-      }),
+      buckets: starts.map((start) => sloBucketOf(start, byStart.get(start.getTime()))),
+      by_tool: sloSeriesOf(byTool, starts),
+      by_version: sloSeriesOf(byVersion, starts),
       tools: tools.map((tool) => ({
         tool: tool.tool,
         tool_id: tool.toolId,
@@ -91,6 +96,36 @@ export class MetricsService {
       bucket_ms: range.bucketMs,
       currency: 'USD',
       ...costSeriesOf(figures, bucketStarts(range)),
+    };
+  }
+
+  /** Every call received over a window, bucketed: by status, error rate, latency, and per tool. */
+  async calls(
+    principal: Principal,
+    query: CallsMetricsQuery,
+    now = new Date(),
+  ): Promise<CallsMetrics> {
+    const range = windowRange(query.window, now);
+    const scope: CallScope = {
+      from: range.from,
+      to: range.to,
+      teamId: principal.teamId,
+      toolName: query.tool,
+      toolVersion: query.version,
+    };
+    const [buckets, tools] = await Promise.all([
+      this.metrics.callBuckets(scope, range.bucketMs),
+      this.metrics.toolBuckets(scope, range.bucketMs),
+    ]);
+    const starts = bucketStarts(range);
+    const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket]));
+    return {
+      window: query.window,
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      bucket_ms: range.bucketMs,
+      buckets: starts.map((start) => callsBucketOf(start, byStart.get(start.getTime()))),
+      tools: callsToolSeriesOf(tools, starts),
     };
   }
 }

@@ -21,7 +21,12 @@ export interface SeededCall {
   /** The call's token share's price. */
   tokensUsd?: number;
   /** Adds the call's approval row with this status (and an expiry). */
-  approval?: { status: 'pending' | 'approved' | 'denied' | 'expired'; expiresAt?: Date };
+  approval?: {
+    status: 'pending' | 'approved' | 'denied' | 'expired';
+    expiresAt?: Date;
+    /** How long after the request a decided approval was decided (default at once). */
+    waitedMs?: number;
+  };
 }
 
 /**
@@ -80,7 +85,9 @@ export async function seedCalls(api: TestApp, calls: readonly SeededCall[]): Pro
         status: call.approval.status,
         requestedBy: row.actor,
         decidedBy: decided ? 'user:approver@example.com' : null,
-        decidedAt: decided ? row.createdAt : null,
+        decidedAt: decided
+          ? new Date(row.createdAt.getTime() + (call.approval.waitedMs ?? 0))
+          : null,
         createdAt: row.createdAt,
         expiresAt: call.approval.expiresAt ?? new Date(row.createdAt.getTime() + 3_600_000),
       },

@@ -209,6 +209,82 @@ describe('GET /v1/metrics/slo', () => {
     expect(response.body.tools.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('splits the window per tool and per version, with approval rates and waits per bucket', async () => {
+    const releaseTeam = await createTeam(api);
+    const tool = await createTool(api, releaseTeam);
+    const destructive = tool.ir.with({
+      behavior: {
+        readonly: false,
+        destructive: true,
+        idempotent: false,
+        requires_approval: 'always',
+      },
+    });
+    await publish(api, releaseTeam, { ...tool, ir: destructive }, '1.0.0', destructive);
+    await publish(api, releaseTeam, { ...tool, ir: destructive }, '1.1.0', destructive);
+    const at = new Date(Date.now() - 10 * MINUTE);
+    const base = { teamId: releaseTeam.id, toolId: tool.id, toolName: tool.name, createdAt: at };
+    await seedCalls(api, [
+      ...[1000, 2000, 3000].map((waitedMs) => ({
+        ...base,
+        toolVersion: '1.0.0',
+        latencyMs: 100,
+        approval: { status: 'approved' as const, waitedMs },
+      })),
+      {
+        ...base,
+        toolVersion: '1.1.0',
+        latencyMs: 5000,
+        status: 'failed',
+        errorCode: 'tool_error',
+        approval: { status: 'approved', waitedMs: 10_000 },
+      },
+      { ...base, toolVersion: '1.1.0', latencyMs: 300 },
+    ]);
+
+    const { status, body } = await api.request({
+      url: '/v1/metrics/slo?window=1h',
+      key: releaseTeam.key,
+    });
+    expect(status).toBe(200);
+    const overall = body.buckets.find((bucket: { calls: number }) => bucket.calls > 0);
+    // Four of the five runs were approved; waits 1, 2, 3 and 10 s.
+    expect(overall).toMatchObject({ calls: 5, destructive_runs: 5, destructive_approved: 4 });
+    expect(overall.approval_wait_p50_ms).toBeCloseTo(2500, 6);
+    expect(overall.approval_wait_p95_ms).toBeCloseTo(3000 + 0.85 * 7000, 6);
+
+    expect(
+      body.by_tool.map((series: { key: string; version: unknown; calls: number }) => [
+        series.key,
+        series.version,
+        series.calls,
+      ]),
+    ).toEqual([[tool.name, null, 5]]);
+    expect(body.by_tool[0].buckets).toHaveLength(body.buckets.length);
+
+    const versions = Object.fromEntries(
+      body.by_version.map((series: { version: string }) => [series.version, series]),
+    );
+    expect(Object.keys(versions).sort()).toEqual(['1.0.0', '1.1.0']);
+    expect(versions['1.0.0']).toMatchObject({
+      key: `${tool.name}@1.0.0`,
+      tool_id: tool.id,
+      calls: 3,
+    });
+    const canaryBucket = versions['1.1.0'].buckets.find(
+      (bucket: { calls: number }) => bucket.calls > 0,
+    );
+    expect(canaryBucket).toMatchObject({
+      calls: 2,
+      succeeded: 1,
+      failed: 1,
+      destructive_runs: 2,
+      destructive_approved: 1,
+      approval_wait_p50_ms: 10_000,
+    });
+    expect(canaryBucket.p95_ms).toBeCloseTo(300 + 0.95 * 4700, 6);
+  });
+
   it('answers bad input with 400 problems', async () => {
     for (const query of ['window=2h', 'window=1h&tool=', 'window=1h&extra=1']) {
       const response = await api.request({ url: `/v1/metrics/slo?${query}`, key: team.key });

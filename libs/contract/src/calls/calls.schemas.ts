@@ -129,6 +129,14 @@ export const ListCallsQuerySchema = z.strictObject({
     .max(200)
     .optional()
     .meta({ description: 'Only calls of the tool with this name.' }),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only calls received at or after this instant.' }),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only calls received before this instant.' }),
   cursor: CursorParamSchema.optional(),
   limit: LimitSchema,
 });

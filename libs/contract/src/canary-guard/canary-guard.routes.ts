@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { ReleaseActionBodySchema } from '../releases/releases.schemas';
 import { defineRoute } from '../route/route';
 import { ToolIdSchema } from '../tools/tools.schemas';
-import { CanaryGuardEvaluationSchema, ReleaseHealthSchema } from './canary-guard.schemas';
+import {
+  CanaryGuardEvaluationSchema,
+  ReleaseHealthSchema,
+  ReleaseHistoryQuerySchema,
+  ReleaseHistorySchema,
+} from './canary-guard.schemas';
 
 const tags = ['releases'] as const;
 const params = z.strictObject({ toolId: ToolIdSchema });
@@ -20,6 +25,24 @@ export const canaryGuardRoutes = {
     params,
     responses: {
       200: { description: 'The figures and the verdict.', schema: ReleaseHealthSchema },
+    },
+    problems: ['not_found'],
+  }),
+  getReleaseHistory: defineRoute({
+    operationId: 'getReleaseHistory',
+    method: 'get',
+    path: '/v1/tools/{toolId}/release/history',
+    summary:
+      "Each version's figures over `?window=1h|24h|7d|30d` in time buckets, as the canary guard judges them, with the share of calls each version served.",
+    description:
+      "For charts of canary against stable: success rate, p95 latency and validation failures per bucket, and the share of the tool's calls the canary actually got.",
+    tags,
+    security: 'api_key',
+    scopes: ['tools:read'],
+    params,
+    query: ReleaseHistoryQuerySchema,
+    responses: {
+      200: { description: 'The figures per version.', schema: ReleaseHistorySchema },
     },
     problems: ['not_found'],
   }),

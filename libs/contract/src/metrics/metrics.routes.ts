@@ -1,5 +1,10 @@
 import { defineRoute } from '../route/route';
-import { SloQuerySchema, SloReportSchema } from './metrics.schemas';
+import {
+  CallsMetricsQuerySchema,
+  CallsMetricsSchema,
+  SloQuerySchema,
+  SloReportSchema,
+} from './metrics.schemas';
 
 const tags = ['metrics'] as const;
 
@@ -17,6 +22,21 @@ export const metricsRoutes = {
     scopes: ['tools:read'],
     query: SloQuerySchema,
     responses: { 200: { description: 'The report.', schema: SloReportSchema } },
+    problems: [],
+  }),
+  getCallsMetrics: defineRoute({
+    operationId: 'getCallsMetrics',
+    method: 'get',
+    path: '/v1/metrics/calls',
+    summary:
+      "Calls over `?window=1h|24h|7d|30d` in time buckets: volume by status, error rate and p50/p95 latency, and each tool's calls and failures per bucket.",
+    description:
+      "Counts every recorded call by when it was received, whatever its status. A team's key sees its own team's calls; the installation admin key and console users every team's.",
+    tags,
+    security: 'api_key',
+    scopes: ['tools:read'],
+    query: CallsMetricsQuerySchema,
+    responses: { 200: { description: 'The figures.', schema: CallsMetricsSchema } },
     problems: [],
   }),
 };

@@ -163,6 +163,10 @@ export interface ListCallsFilter {
   teamId: string | null;
   status?: CallStatus | undefined;
   toolName?: string | undefined;
+  /** Received at or after this instant. */
+  from?: Date | undefined;
+  /** Received before this instant. */
+  to?: Date | undefined;
   before?: { createdAt: Date; id: string } | undefined;
   limit: number;
 }
@@ -682,6 +686,10 @@ export class CallStore implements CallRepository {
     if (filter.teamId !== null) add((index) => `team_id = $${index}`, filter.teamId);
     if (filter.status !== undefined) add((index) => `status = $${index}`, filter.status);
     if (filter.toolName !== undefined) add((index) => `tool_name = $${index}`, filter.toolName);
+    if (filter.from !== undefined)
+      add((index) => `created_at >= $${index}::timestamptz`, filter.from.toISOString());
+    if (filter.to !== undefined)
+      add((index) => `created_at < $${index}::timestamptz`, filter.to.toISOString());
     if (filter.before !== undefined) {
       add(
         (index) => `(created_at, id) < ($${index}::timestamptz, $${index + 1}::uuid)`,

@@ -8,6 +8,7 @@ import { formatMs, formatTime } from '../../lib/format';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
 import { CursorPager, useCursorPages } from '../../components/cursor-pager';
+import { CallsCharts, useCallsBucketFilter } from './calls-charts';
 
 const RANGES: Record<string, number | null> = {
   'Last hour': 3600e3,
@@ -22,12 +23,18 @@ export default function CallsPage() {
   const [tool, setTool] = useState('');
   const [range, setRange] = useState('Any time');
   const { cursor, cursors, setCursors } = useCursorPages();
+  const bucket = useCallsBucketFilter((picked) => {
+    setStatus(picked?.status ?? '');
+    setCursors([]);
+  });
   const calls = useApi(
     routes.listCalls,
     {
       query: {
         status: status === '' ? undefined : status,
         tool: nonEmpty(tool.trim()),
+        from: bucket.filter?.from,
+        to: bucket.filter?.to,
         cursor,
         limit: 50,
       },
@@ -94,6 +101,12 @@ export default function CallsPage() {
           </select>
         </div>
       </form>
+      <CallsCharts
+        tool={nonEmpty(tool.trim())}
+        filter={bucket.filter}
+        onSelect={bucket.select}
+        onClear={bucket.clear}
+      />
       <Loaded state={calls} what="calls">
         {(page) => {
           const now = Date.now();

@@ -4,9 +4,9 @@ import { useId, useState } from 'react';
 import { routes, TimeWindowSchema, type SloName, type TimeWindow } from '@toolgate/contract';
 import { oneOf } from '../../lib/api';
 import { formatMs, formatPercent } from '../../lib/format';
-import { LineChart } from '../../components/line-chart';
-import { Empty, Loaded } from '../../components/states';
+import { Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { SloCharts } from './slo-charts';
 
 const WINDOWS = TimeWindowSchema.options;
 const SLO_LABEL: Record<SloName, string> = {
@@ -18,20 +18,6 @@ const SLO_LABEL: Record<SloName, string> = {
 function formatSlo(name: SloName, value: number | null): string {
   if (value === null) return '—';
   return name === 'p95_latency_ms' ? formatMs(value) : formatPercent(value, 2);
-}
-
-function bucketLabel(iso: string, window: TimeWindow): string {
-  const date = new Date(iso);
-  if (window === '1h')
-    return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  return window === '24h'
-    ? date.toLocaleString('en-GB', {
-        day: '2-digit',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-    : date.toLocaleDateString('en-GB');
 }
 
 export default function SloPage() {
@@ -79,63 +65,7 @@ export default function SloPage() {
                 </div>
               ))}
             </section>
-            {data.buckets.length === 0 || data.buckets.every((bucket) => bucket.calls === 0) ? (
-              <Empty title={`No calls in the last ${window}.`}>
-                <p>Pick a longer window, or send calls through the gateway to see figures here.</p>
-              </Empty>
-            ) : (
-              <div className="grid-2">
-                <LineChart
-                  title="Success rate"
-                  labels={data.buckets.map((bucket) => bucketLabel(bucket.start, window))}
-                  series={[
-                    {
-                      name: 'success rate',
-                      className: 'series-a',
-                      values: data.buckets.map((bucket) =>
-                        bucket.calls === 0 ? null : bucket.succeeded / bucket.calls,
-                      ),
-                    },
-                  ]}
-                  format={(value) => formatPercent(value, 0)}
-                  max={1}
-                />
-                <LineChart
-                  title="Latency"
-                  labels={data.buckets.map((bucket) => bucketLabel(bucket.start, window))}
-                  series={[
-                    {
-                      name: 'p50',
-                      className: 'series-a',
-                      values: data.buckets.map((bucket) => bucket.p50_ms),
-                    },
-                    {
-                      name: 'p95',
-                      className: 'series-b',
-                      values: data.buckets.map((bucket) => bucket.p95_ms),
-                    },
-                  ]}
-                  format={formatMs}
-                />
-                <LineChart
-                  title="Calls"
-                  labels={data.buckets.map((bucket) => bucketLabel(bucket.start, window))}
-                  series={[
-                    {
-                      name: 'succeeded',
-                      className: 'series-a',
-                      values: data.buckets.map((bucket) => bucket.succeeded),
-                    },
-                    {
-                      name: 'failed',
-                      className: 'series-b',
-                      values: data.buckets.map((bucket) => bucket.failed),
-                    },
-                  ]}
-                  format={(value) => (Number.isInteger(value) ? String(value) : value.toFixed(1))}
-                />
-              </div>
-            )}
+            <SloCharts report={data} />
             <section className="card" aria-labelledby="per-tool">
               <h3 id="per-tool">Per tool</h3>
               {data.tools.length === 0 ? (

@@ -8,6 +8,7 @@ import { apiRequest, describeError, nonEmpty, oneOf } from '../../lib/api';
 import { canAdminister, useSession } from '../../components/session';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { ToolActivity, useToolActivity } from './catalog-charts';
 
 /** The latest-version states the status filter offers (deprecated has its own checkbox). */
 const STATUSES = ['published', 'draft'] as const;
@@ -130,6 +131,7 @@ export default function CatalogPage() {
       limit: 50,
     },
   });
+  const activity = useToolActivity();
   const teamNames = new Map((teams.data?.items ?? []).map((entry) => [entry.id, entry.name]));
 
   return (
@@ -238,6 +240,7 @@ export default function CatalogPage() {
                     <th scope="col">Tags</th>
                     <th scope="col">Stable</th>
                     <th scope="col">Canary</th>
+                    <th scope="col">Last 24 h</th>
                     <th scope="col">Updated</th>
                   </tr>
                 </thead>
@@ -261,6 +264,9 @@ export default function CatalogPage() {
                         {tool.release?.canary_version
                           ? `${tool.release.canary_version} (${tool.release.canary_percent}%)`
                           : '—'}
+                      </td>
+                      <td>
+                        <ToolActivity toolId={tool.id} name={tool.name} activity={activity} />
                       </td>
                       <td>{new Date(tool.updated_at).toLocaleDateString('en-GB')}</td>
                     </tr>

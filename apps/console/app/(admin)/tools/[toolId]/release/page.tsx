@@ -12,6 +12,7 @@ import { DeprecateForm } from '../../../../components/forms/deprecate-form';
 import { canAdminister, useSession } from '../../../../components/session';
 import { ErrorState, Loaded, Loading } from '../../../../components/states';
 import { useApi } from '../../../../components/use-api';
+import { ReleaseCharts } from './release-charts';
 
 function StatsColumn({ title, stats }: { title: string; stats: CanaryVersionStats | null }) {
   return (
@@ -215,6 +216,7 @@ export default function ReleasePage() {
           />
         </div>
       </section>
+      <ReleaseCharts toolId={toolId} health={health.data} />
       <section className="card" aria-labelledby={`${id}-deprecate`}>
         <h3 id={`${id}-deprecate`}>Deprecate a version</h3>
         {deprecatable.length === 0 ? (
