@@ -14,6 +14,7 @@ import { oauthRoutes } from './oauth/oauth.routes';
 import { metricsRoutes } from './metrics/metrics.routes';
 import { policiesRoutes } from './policies/policies.routes';
 import { releasesRoutes } from './releases/releases.routes';
+import { runsRoutes } from './runs/runs.routes';
 import { secretsRoutes } from './secrets/secrets.routes';
 import { teamsRoutes } from './teams/teams.routes';
 import { toolVersionsRoutes } from './tool-versions/tool-versions.routes';
@@ -33,6 +34,7 @@ export const routes = {
   ...exportsRoutes,
   ...callsRoutes,
   ...callTimelineRoutes,
+  ...runsRoutes,
   ...approvalsRoutes,
   ...policiesRoutes,
   ...importsRoutes,
