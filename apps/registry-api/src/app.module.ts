@@ -87,6 +87,11 @@ import { ToolVersionsService } from './tools/tool-versions.service';
 import { ToolsController } from './tools/tools.controller';
 import { ToolsRepository } from './tools/tools.repository';
 import { ToolsService } from './tools/tools.service';
+import { RunAdvancer } from './runs/run-advancer';
+import { RunQueue } from './runs/run-queue';
+import { RunsController } from './runs/runs.controller';
+import { RunsRepository } from './runs/runs.repository';
+import { RunsService } from './runs/runs.service';
 
 @Module({})
 export class AppModule {
@@ -111,6 +116,7 @@ export class AppModule {
         ExportsController,
         AuditController,
         CallsController,
+        RunsController,
         ApprovalsController,
         PoliciesController,
         McpController,
@@ -159,6 +165,10 @@ export class AppModule {
         GatewayHost,
         CallsService,
         CallEventsService,
+        RunsRepository,
+        RunAdvancer,
+        RunQueue,
+        RunsService,
         ApprovalsService,
         PoliciesService,
         McpCatalogService,

@@ -40,4 +40,6 @@ CREATE UNIQUE INDEX run_steps_run_id_name_key ON run_steps (run_id, name);
 CREATE INDEX run_steps_run_id_position_idx ON run_steps (run_id, position);
 
 ALTER TABLE calls ADD COLUMN run_step_id UUID REFERENCES run_steps(id) ON DELETE RESTRICT ON UPDATE CASCADE;
+-- The call's place in its step (the order of the model's turn, or of the planned calls).
+ALTER TABLE calls ADD COLUMN run_step_index INTEGER;
 CREATE INDEX calls_run_step_id_idx ON calls (run_step_id);

@@ -93,6 +93,8 @@ export interface SubmitCallsInput {
   partialStates?: Readonly<Record<string, PartialArgumentStates>> | undefined;
   /** The MCP session the calls come from, whose client can answer what their upstream asks. */
   clientRelay?: ClientRelayTarget;
+  /** The run step the calls make up (a run's turn or plan step); each call record links to it. */
+  runStepId?: string | undefined;
 }
 
 /**
@@ -388,6 +390,7 @@ export class CallsService {
         inputCheck: grammarCheckOf(ir),
         partialStates: partialStates.get(call.id),
         ...(traceId === undefined ? {} : { traceId }),
+        ...(input.runStepId === undefined ? {} : { runStep: { id: input.runStepId, index } }),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }
@@ -477,6 +480,14 @@ export class CallsService {
         };
       }),
     );
+  }
+
+  /**
+   * Checks that every call names a tool (and version) the caller can call, as recording them
+   * would, without recording anything: a plan is refused before it is written.
+   */
+  async assertCallable(principal: Principal, calls: readonly ToolCallIR[]): Promise<void> {
+    await this.resolve(principal, calls, {});
   }
 
   async get(principal: Principal, id: string): Promise<Call> {

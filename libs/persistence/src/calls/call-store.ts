@@ -128,13 +128,14 @@ export interface NewCallRow {
   refusal?: ToolResultIR | undefined;
   /** The trace id of the recording request (see `CallRow.traceId`). */
   traceId?: string | undefined;
-  /** The run step the call belongs to (a run's turn or plan step); absent outside runs. */
-  runStepId?: string | undefined;
+  /** The run step the call belongs to (a run's turn or plan step) and its place in it; absent outside runs. */
+  runStep?: { id: string; index: number } | undefined;
 }
 
 /** A call of a run step, with the step it belongs to. */
 export interface RunStepCallRow {
   runStepId: string;
+  index: number;
   row: CallRow;
 }
 
@@ -361,7 +362,7 @@ const RECORD_TURNS = sql(
                       provider_call_id, tool_id, tool_name, tool_version, arguments,
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, arguments_repair, result, error_code,
-                      finished_at, partial_states, trace_id, run_step_id)
+                      finished_at, partial_states, trace_id, run_step_id, run_step_index)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -372,13 +373,13 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
           CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id,
-          r.run_step_id
+          r.run_step_id, r.run_step_index
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
-          refusal jsonb, partial_states jsonb, trace_id text, run_step_id uuid)
+          refusal jsonb, partial_states jsonb, trace_id text, run_step_id uuid, run_step_index integer)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -388,8 +389,8 @@ const GET = sql('calls.get', `SELECT ${COLUMNS} FROM calls WHERE id = $1`);
 // A run's calls, each with its step, oldest first (the order they were recorded in).
 const FIND_BY_RUN_STEPS = sql(
   'calls.find_by_run_steps',
-  `SELECT ${COLUMNS}, run_step_id FROM calls WHERE run_step_id = ANY($1::uuid[])
-    ORDER BY created_at, provider_call_id`,
+  `SELECT ${COLUMNS}, run_step_id, run_step_index FROM calls WHERE run_step_id = ANY($1::uuid[])
+    ORDER BY created_at, run_step_index`,
 );
 
 const FIND_MANY = sql('calls.find_many', `SELECT ${COLUMNS} FROM calls WHERE id = ANY($1::uuid[])`);
@@ -600,7 +601,8 @@ export class CallStore implements CallRepository {
           arguments_repair: call.argumentsRepair ?? null,
           refusal: call.refusal ?? null,
           trace_id: call.traceId ?? null,
-          run_step_id: call.runStepId ?? null,
+          run_step_id: call.runStep?.id ?? null,
+          run_step_index: call.runStep?.index ?? null,
         });
       }
     }
@@ -653,11 +655,14 @@ export class CallStore implements CallRepository {
   async findByRunSteps(stepIds: readonly string[]): Promise<RunStepCallRow[]> {
     const ids = stepIds.filter(isCallRowId);
     if (ids.length === 0) return [];
-    const { rows } = await this.db.query<CallColumns & { run_step_id: string }>(
-      FIND_BY_RUN_STEPS,
-      [ids],
-    );
-    return rows.map((columns) => ({ runStepId: columns.run_step_id, row: rowOf(columns) }));
+    const { rows } = await this.db.query<
+      CallColumns & { run_step_id: string; run_step_index: number | null }
+    >(FIND_BY_RUN_STEPS, [ids]);
+    return rows.map((columns) => ({
+      runStepId: columns.run_step_id,
+      index: columns.run_step_index ?? 0,
+      row: rowOf(columns),
+    }));
   }
 
   async list(filter: ListCallsFilter): Promise<CallRow[]> {
