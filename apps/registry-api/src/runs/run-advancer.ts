@@ -168,6 +168,16 @@ export class RunAdvancer {
     if (run.mode === 'plan') {
       const started = await this.startReadySteps(run, steps);
       waitingOn.push(...started);
+      // A step can fail as it starts (a reference that resolves to nothing).
+      const refused = steps.find((entry) => entry.step.status === 'failed');
+      if (refused !== undefined) {
+        await this.runs.setStatus(run.id, {
+          status: 'failed',
+          failedStep: refused.step.name,
+          reason: refused.step.reason,
+        });
+        return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+      }
     }
     const running = steps.some((entry) => entry.step.status === 'running') || waitingOn.length > 0;
     const ended = steps.every((entry) =>
