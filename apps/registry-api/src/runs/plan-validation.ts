@@ -11,13 +11,16 @@ export interface CompletedStep {
 /**
  * The problems of a plan, each addressed into the request body; empty when it can run. A plan
  * may depend on (and reference) its own steps and the run's completed ones; a reference must name
- * a step the referring step depends on, directly or through others, so its result is there first.
+ * a completed step or one the referring step depends on, directly or through others, so its
+ * result is there first.
  */
 export function findPlanProblems(
   steps: readonly PlanStep[],
   completed: readonly CompletedStep[],
 ): ProblemIssue[] {
   const issues: ProblemIssue[] = [];
+  // A completed step's results are there already: referencing one needs no dependency.
+  const done = new Set(completed.map((step) => step.name));
   const byName = new Map<string, { calls: number; dependsOn: readonly string[] }>();
   for (const step of completed) byName.set(step.name, { calls: step.calls, dependsOn: [] });
   const planned = new Set<string>();
@@ -65,7 +68,7 @@ export function findPlanProblems(
         const known = byName.get(target);
         if (known === undefined) {
           issues.push({ path: at, message: `references "${target}", which is no step` });
-        } else if (!reachable.has(target)) {
+        } else if (!reachable.has(target) && !done.has(target)) {
           issues.push({
             path: at,
             message: `references "${target}", which "${step.name}" does not depend on`,

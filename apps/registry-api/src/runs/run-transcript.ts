@@ -1,4 +1,4 @@
-import { getAdapter } from '@toolgate/adapters';
+import { getAdapter, type AdapterByProvider } from '@toolgate/adapters';
 import type { TranscriptQuery } from '@toolgate/contract';
 import { FINAL_CALL_STATUSES } from '@toolgate/persistence';
 import type { ToolCallIR, ToolResultIR } from '@toolgate/toolir';
@@ -27,20 +27,29 @@ export function transcriptTurnsOf(steps: readonly StepCalls[]): TranscriptTurn[]
     }));
 }
 
+type TranscriptFormat = TranscriptQuery['format'];
+type ElementOf<TWire> = TWire extends ReadonlyArray<infer TElement> ? TElement : TWire;
+
+/** One message (OpenAI Responses: one input item) of a transcript in a provider's format. */
+export type TranscriptMessage<TFormat extends TranscriptFormat> =
+  | ElementOf<ReturnType<AdapterByProvider[TFormat]['callsToWire']>>
+  | ElementOf<ReturnType<AdapterByProvider[TFormat]['resultsToWire']>>;
+
 /**
  * The transcript as one provider's messages: per turn the assistant's tool calls, then the
  * results, each converted by that provider's adapter (OpenAI Responses gives input items).
  */
-export function transcriptMessages(
+export function transcriptMessages<TFormat extends TranscriptFormat>(
   turns: readonly TranscriptTurn[],
-  format: TranscriptQuery['format'],
-): unknown[] {
+  format: TFormat,
+): Array<TranscriptMessage<TFormat>> {
   const adapter = getAdapter(format);
   return turns.flatMap((turn) => {
     const calls: unknown = adapter.callsToWire(turn.calls);
     const results: unknown =
       turn.results.length === 0 ? [] : adapter.resultsToWire(turn.results, { calls: turn.calls });
-    return [...asMessages(calls), ...asMessages(results)];
+    // Each adapter's own output, one message (or item) at a time.
+    return [...asMessages(calls), ...asMessages(results)] as Array<TranscriptMessage<TFormat>>;
   });
 }
 
