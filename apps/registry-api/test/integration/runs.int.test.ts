@@ -1,14 +1,24 @@
+import { getAdapter } from '@toolgate/adapters';
 import { BuiltinExecutor } from '@toolgate/engine';
+import type { ToolCallIR } from '@toolgate/toolir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuiltinTool } from '../factories/gateway.factory';
-import { createTeam, type TestTeam, type TestTool } from '../factories/registry.factory';
+import {
+  anthropicContent,
+  createBuiltinTool,
+  DESTRUCTIVE_BEHAVIOR,
+  openAIChatMessage,
+} from '../factories/gateway.factory';
+import { createKey, createTeam, type TestTeam, type TestTool } from '../factories/registry.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let api: TestApp;
 let team: TestTeam;
 let add: TestTool;
 let fail: TestTool;
+let drop: TestTool;
+let slow: TestTool;
 const executions: string[] = [];
+let releaseSlow: (() => void) | undefined;
 
 beforeAll(async () => {
   const builtins = new BuiltinExecutor()
@@ -18,6 +28,17 @@ beforeAll(async () => {
     })
     .registerBuiltin('fail', () => {
       throw new Error('the upstream refused');
+    })
+    .registerBuiltin('drop', (args) => {
+      executions.push(`drop:${JSON.stringify(args)}`);
+      return { dropped: args['query'] };
+    })
+    .registerBuiltin('slow', async (args) => {
+      executions.push(`slow:${JSON.stringify(args)}`);
+      await new Promise<void>((resolve) => {
+        releaseSlow = resolve;
+      });
+      return { done: true };
     });
   api = await startTestApp({}, { builtins });
   team = await createTeam(api);
@@ -30,6 +51,11 @@ beforeAll(async () => {
     },
   });
   fail = await createBuiltinTool(api, team, { handler: 'fail' });
+  drop = await createBuiltinTool(api, team, { handler: 'drop', behavior: DESTRUCTIVE_BEHAVIOR });
+  slow = await createBuiltinTool(api, team, {
+    handler: 'slow',
+    behavior: { readonly: false, idempotent: false },
+  });
 });
 afterAll(async () => {
   await api?.close();
@@ -270,3 +296,216 @@ describe('runs', () => {
     expect(again.status).toBe(409);
   });
 });
+
+describe('ReAct runs', () => {
+  it('executes turns as steps (a repeated Idempotency-Key runs nothing again) and serves the transcript in every format', async () => {
+    const id = await createRun('react');
+    const before = executions.length;
+    const first = {
+      method: 'POST' as const,
+      url: `/v1/runs/${id}/turns`,
+      key: team.key,
+      headers: { 'idempotency-key': 'turn-one' },
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([
+          { id: 'call_1', name: add.name, arguments: '{"a":1,"b":2}' },
+          { id: 'call_2', name: add.name, arguments: '{"a":3,"b":4}' },
+        ]),
+      },
+    };
+    const answered = await api.request(first);
+    expect(answered.status, answered.text).toBe(200);
+    expect(answered.body.results).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('3') },
+      { role: 'tool', tool_call_id: 'call_2', content: expect.stringContaining('7') },
+    ]);
+    const replayed = await api.request(first);
+    expect(replayed.status, replayed.text).toBe(200);
+    expect(replayed.body.calls).toEqual(answered.body.calls);
+    const second = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/turns`,
+      key: team.key,
+      headers: { 'idempotency-key': 'turn-two' },
+      body: {
+        provider: 'anthropic',
+        payload: { role: 'assistant', content: anthropicContent([{ id: 'toolu_3', name: add.name, input: { a: 10, b: 5 } }]) },
+      },
+    });
+    expect(second.status, second.text).toBe(200);
+    expect(executions.length - before).toBe(3);
+
+    const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
+    expect(run.body).toMatchObject({ status: 'running' });
+    expect(
+      run.body.steps.map((step: { kind: string; status: string; calls: unknown[] }) => [
+        step.kind,
+        step.status,
+        step.calls.length,
+      ]),
+    ).toEqual([
+      ['turn', 'succeeded', 2],
+      ['turn', 'succeeded', 1],
+    ]);
+
+    const calls: ToolCallIR[] = [
+      { id: 'call_1', name: add.name, arguments: { a: 1, b: 2 } },
+      { id: 'call_2', name: add.name, arguments: { a: 3, b: 4 } },
+      { id: 'toolu_3', name: add.name, arguments: { a: 10, b: 5 } },
+    ];
+    const sums = [3, 7, 15];
+    for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const) {
+      const transcript = await api.request({
+        url: `/v1/runs/${id}/transcript?format=${format}`,
+        key: team.key,
+      });
+      expect(transcript.status, transcript.text).toBe(200);
+      const messages = transcript.body.messages as Array<Record<string, unknown>>;
+      const adapter = getAdapter(format);
+      const isCall = (message: Record<string, unknown>) =>
+        format === 'openai-responses'
+          ? message['type'] === 'function_call'
+          : message['role'] === 'assistant' || message['role'] === 'model';
+      const back =
+        format === 'openai-responses'
+          ? adapter.callsFromWire(messages.filter(isCall))
+          : messages.filter(isCall).flatMap((message) => adapter.callsFromWire(message));
+      expect(back.map(({ id: callId, name, arguments: args }) => ({ id: callId, name, arguments: args })), format).toEqual(calls);
+      const resultMessages = messages.filter((message) => !isCall(message));
+      const results =
+        format === 'openai-responses' || format === 'openai-chat'
+          ? adapter.resultsFromWire(resultMessages, { calls })
+          : resultMessages.flatMap((message) => adapter.resultsFromWire(message, { calls }));
+      expect(results.map((result) => [result.call_id, result.ok]), format).toEqual(
+        calls.map((call) => [call.id, true]),
+      );
+      expect(JSON.stringify(results.map((result) => result.data ?? result.content)), format).toContain(
+        String(sums[2]),
+      );
+    }
+  });
+
+  it('refuses a turn it cannot read and keeps no step; a plan run takes no turns', async () => {
+    const id = await createRun('react');
+    const bad = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/turns`,
+      key: team.key,
+      body: { provider: 'openai-chat', payload: openAIChatMessage([{ id: 'c', name: 'no_such_tool', arguments: '{}' }]) },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('unknown_tool');
+    const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
+    expect(run.body.steps).toEqual([]);
+    const planRun = await createRun('plan');
+    const refused = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${planRun}/turns`,
+      key: team.key,
+      body: { provider: 'openai-chat', payload: openAIChatMessage([{ id: 'c', name: add.name, arguments: '{"a":1,"b":1}' }]) },
+    });
+    expect(refused.status).toBe(409);
+  });
+});
+
+describe('runs that stop for a person', () => {
+  it('shows awaiting_approval while a step waits for one, and goes on after the approval', async () => {
+    const id = await createRun('plan');
+    const before = executions.length;
+    await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/plan`,
+      key: team.key,
+      body: {
+        steps: [
+          { name: 'drop', calls: [{ tool: drop.name, arguments: { query: 'old_rows' } }] },
+          { name: 'after', depends_on: ['drop'], calls: [{ tool: add.name, arguments: { a: 1, b: 1 } }] },
+        ],
+      },
+    });
+    await waitForRun(id, ['awaiting_approval']);
+    expect(executions.length).toBe(before);
+    const pending = await api.request({ url: '/v1/approvals?status=pending', key: team.key });
+    const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
+    const callId = run.body.steps[0].calls[0].id as string;
+    const approval = (pending.body.items as Array<{ id: string; call_id: string }>).find(
+      (item) => item.call_id === callId,
+    );
+    const approver = await createKey(api, { teamId: team.id, scopes: ['approvals:decide'] });
+    const decided = await api.request({
+      method: 'POST',
+      url: `/v1/approvals/${approval?.id ?? ''}/decision`,
+      key: approver,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    const done = await waitForRun(id, ['succeeded', 'failed']);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+    expect(executions.length - before).toBe(2);
+  });
+
+  it('stops at a step whose outcome is unknown and retries it on decision', async () => {
+    const id = await createRun('plan');
+    await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/plan`,
+      key: team.key,
+      body: { steps: [{ name: 'charge', calls: [{ tool: slow.name, arguments: { query: 'card' } }] }] },
+    });
+    releaseSlow = undefined;
+    // The call is running; mark it as the call runner marks a non-idempotent call a dead process held.
+    let callId: string | undefined;
+    for (let tries = 0; callId === undefined && tries < 200; tries += 1) {
+      const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
+      const call = run.body.steps[0]?.calls[0] as { id: string; status: string } | undefined;
+      if (call?.status === 'running') callId = call.id;
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await api.sql(
+      `UPDATE calls SET status = 'outcome_unknown', finished_at = now(), error_code = 'outcome_unknown',
+              result = '{"ok": false, "error": {"code": "outcome_unknown", "message": "the process died", "retryable": false}}'::jsonb
+        WHERE id = $1`,
+      [callId],
+    );
+    releaseSlow?.();
+    const stopped = await waitForRun(id, ['awaiting_decision']);
+    expect(stopped).toMatchObject({
+      failed_step: 'charge',
+      reason: { code: 'outcome_unknown' },
+      steps: [{ name: 'charge', status: 'outcome_unknown', attempt: 1 }],
+    });
+    const wrong = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/decide`,
+      key: team.key,
+      body: { step: 'nope', action: 'retry' },
+    });
+    expect(wrong.status).toBe(404);
+    const retried = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/decide`,
+      key: team.key,
+      body: { step: 'charge', action: 'retry' },
+    });
+    expect(retried.status, retried.text).toBe(200);
+    for (let tries = 0; tries < 200 && releaseSlow === undefined; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // The retry is attempt 2, under new idempotency keys: the call runs again.
+    await waitForRunningAttempt(id, 2);
+    releaseSlow?.();
+    const done = await waitForRun(id, ['succeeded', 'failed']);
+    expect(done).toMatchObject({ status: 'succeeded', steps: [{ name: 'charge', status: 'succeeded', attempt: 2 }] });
+  });
+});
+
+async function waitForRunningAttempt(id: string, attempt: number): Promise<void> {
+  for (let tries = 0; tries < 400; tries += 1) {
+    const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
+    const step = run.body.steps[0] as { attempt: number; calls: Array<{ status: string }> };
+    if (step.attempt === attempt && step.calls[0]?.status === 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`run ${id} never ran attempt ${attempt}`);
+}
