@@ -20,6 +20,13 @@ let slow: TestTool;
 const executions: string[] = [];
 let releaseSlow: (() => void) | undefined;
 
+/** Lets the running `slow` call finish. */
+function release(): void {
+  const next = releaseSlow;
+  releaseSlow = undefined;
+  next?.();
+}
+
 beforeAll(async () => {
   const builtins = new BuiltinExecutor()
     .registerBuiltin('add', (args) => {
@@ -453,7 +460,6 @@ describe('runs that stop for a person', () => {
       key: team.key,
       body: { steps: [{ name: 'charge', calls: [{ tool: slow.name, arguments: { query: 'card' } }] }] },
     });
-    releaseSlow = undefined;
     // The call is running; mark it as the call runner marks a non-idempotent call a dead process held.
     let callId: string | undefined;
     for (let tries = 0; callId === undefined && tries < 200; tries += 1) {
@@ -468,7 +474,7 @@ describe('runs that stop for a person', () => {
         WHERE id = $1`,
       [callId],
     );
-    releaseSlow?.();
+    release();
     const stopped = await waitForRun(id, ['awaiting_decision']);
     expect(stopped).toMatchObject({
       failed_step: 'charge',
@@ -489,12 +495,12 @@ describe('runs that stop for a person', () => {
       body: { step: 'charge', action: 'retry' },
     });
     expect(retried.status, retried.text).toBe(200);
+    // The retry is attempt 2, under new idempotency keys: the call runs again.
+    await waitForRunningAttempt(id, 2);
     for (let tries = 0; tries < 200 && releaseSlow === undefined; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    // The retry is attempt 2, under new idempotency keys: the call runs again.
-    await waitForRunningAttempt(id, 2);
-    releaseSlow?.();
+    release();
     const done = await waitForRun(id, ['succeeded', 'failed']);
     expect(done).toMatchObject({ status: 'succeeded', steps: [{ name: 'charge', status: 'succeeded', attempt: 2 }] });
   });
