@@ -6,7 +6,12 @@ import type { Principal } from '../auth/principal';
 import { CallsService, wireResultOf } from '../calls/calls.service';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
-import { FINAL_RUN_STATUSES, RunsRepository, type RunRow, type RunStepRow } from './runs.repository';
+import {
+  FINAL_RUN_STATUSES,
+  RunsRepository,
+  type RunRow,
+  type RunStepRow,
+} from './runs.repository';
 import { resolveStepReferences, type ReferencedCall } from './step-references';
 
 // How long one job keeps advancing a run before it hands on to a later job (so one long run does
@@ -25,13 +30,21 @@ export interface StepCalls {
 }
 
 /** The idempotency key a step attempt's calls are recorded under: a crash replays it, a retry does not. */
-export function stepIdempotencyKey(run: Pick<RunRow, 'id'>, step: Pick<RunStepRow, 'name' | 'attempt'>): string {
+export function stepIdempotencyKey(
+  run: Pick<RunRow, 'id'>,
+  step: Pick<RunStepRow, 'name' | 'attempt'>,
+): string {
   return `run:${run.id}:${step.name}:${step.attempt}`;
 }
 
 /** The principal a run's calls are made for: its owner, as the request that created it. */
 export function principalOfRun(run: RunRow): Principal {
-  return { actor: run.actor, teamId: run.teamId, keyId: run.keyId, scopes: new Set(['calls:execute']) };
+  return {
+    actor: run.actor,
+    teamId: run.teamId,
+    keyId: run.keyId,
+    scopes: new Set(['calls:execute']),
+  };
 }
 
 /** Groups a run's call records by step, keeping only each step's current attempt. */
@@ -109,9 +122,11 @@ export class RunAdvancer {
     const previous = this.inFlight.get(runId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.passNow(runId));
     this.inFlight.set(runId, next);
-    void next.finally(() => {
-      if (this.inFlight.get(runId) === next) this.inFlight.delete(runId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.inFlight.get(runId) === next) this.inFlight.delete(runId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -233,7 +248,10 @@ export class RunAdvancer {
           return [];
         }
         const recorded = await this.stepsWithCalls(run);
-        return recorded.find((other) => other.step.id === entry.step.id)?.calls.map((row) => row.id) ?? [];
+        return (
+          recorded.find((other) => other.step.id === entry.step.id)?.calls.map((row) => row.id) ??
+          []
+        );
       }),
     );
     return started.flat();
@@ -277,8 +295,9 @@ export class RunAdvancer {
       });
     } catch (error) {
       if (!(error instanceof ToolException)) throw error;
+      const refusal = error as ToolException;
       // The catalog changed since the plan was checked (a tool removed, a version past its sunset).
-      return this.failStep(step, { code: error.code, message: error.message });
+      return this.failStep(step, { code: refusal.code, message: refusal.message });
     }
     return undefined;
   }

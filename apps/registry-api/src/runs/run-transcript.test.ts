@@ -40,16 +40,22 @@ function readBack(
     const items = messages as Array<{ type: string }>;
     calls.push(...adapter.callsFromWire(items.filter((item) => item.type === 'function_call')));
     results.push(
-      ...adapter.resultsFromWire(items.filter((item) => item.type === 'function_call_output'), {
-        calls,
-      }),
+      ...adapter.resultsFromWire(
+        items.filter((item) => item.type === 'function_call_output'),
+        {
+          calls,
+        },
+      ),
     );
     return { calls, results };
   }
   for (const message of messages as Array<{ role: string }>) {
     const isCall = message.role === 'assistant' || message.role === 'model';
     if (isCall) calls.push(...adapter.callsFromWire(message));
-    else results.push(...adapter.resultsFromWire(format === 'openai-chat' ? [message] : message, { calls }));
+    else
+      results.push(
+        ...adapter.resultsFromWire(format === 'openai-chat' ? [message] : message, { calls }),
+      );
   }
   return { calls, results };
 }
@@ -72,9 +78,9 @@ describe('transcriptMessages', () => {
     'round-trips the calls and results through %s',
     (format) => {
       const back = readBack(format, transcriptMessages(turns, format));
-      expect(back.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }))).toEqual(
-        turns.flatMap((turn) => turn.calls),
-      );
+      expect(
+        back.calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+      ).toEqual(turns.flatMap((turn) => turn.calls));
       expect(
         back.results.map((result) => ({
           call_id: result.call_id,

@@ -20,7 +20,10 @@ export class RunsController {
   }
 
   @Endpoint(routes.listRuns)
-  list(@CurrentPrincipal() principal: Principal, @Input() input: RouteInput<typeof routes.listRuns>) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.listRuns>,
+  ) {
     return this.runs.list(principal, input.query);
   }
 

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { PlanCall, PlanStep, RunMode, RunReason, RunStatus, RunStepStatus } from '@toolgate/contract';
+import type {
+  PlanCall,
+  PlanStep,
+  RunMode,
+  RunReason,
+  RunStatus,
+  RunStepStatus,
+} from '@toolgate/contract';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { inTransaction } from '../database/transaction';
@@ -81,7 +88,7 @@ function stepOf(row: PrismaRunStep): RunStepRow {
 }
 
 function jsonOrNull(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+  return value === null || value === undefined ? Prisma.DbNull : value;
 }
 
 /** The one home of the `runs` and `run_steps` tables. */
@@ -187,7 +194,10 @@ export class RunsRepository {
   /** Checkpoints a running step of this attempt as ended; false when it had ended already. */
   async finishStep(
     step: Pick<RunStepRow, 'id' | 'attempt'>,
-    outcome: { status: Extract<RunStepStatus, 'succeeded' | 'failed' | 'outcome_unknown'>; reason: RunReason | null },
+    outcome: {
+      status: Extract<RunStepStatus, 'succeeded' | 'failed' | 'outcome_unknown'>;
+      reason: RunReason | null;
+    },
   ): Promise<boolean> {
     const { count } = await this.database.prisma.runStep.updateMany({
       where: { id: step.id, attempt: step.attempt, status: 'running' },
@@ -197,7 +207,10 @@ export class RunsRepository {
   }
 
   /** The turn step of this name, created `running` at the end of the run when it is new. */
-  turnStep(runId: string, input: { name: string; provider: string }): Promise<{ step: RunStepRow; created: boolean }> {
+  turnStep(
+    runId: string,
+    input: { name: string; provider: string },
+  ): Promise<{ step: RunStepRow; created: boolean }> {
     return inTransaction(this.database.prisma, async (tx) => {
       const existing = await tx.runStep.findUnique({
         where: { runId_name: { runId, name: input.name } },
@@ -268,7 +281,8 @@ export class RunsRepository {
         }
       }
       const dropped = [...existing.values()].filter(
-        (row) => !posted.has(row.name) && ['pending', 'failed', 'outcome_unknown'].includes(row.status),
+        (row) =>
+          !posted.has(row.name) && ['pending', 'failed', 'outcome_unknown'].includes(row.status),
       );
       if (dropped.length > 0) {
         await tx.runStep.updateMany({
@@ -288,11 +302,25 @@ export class RunsRepository {
   ): Promise<boolean> {
     return this.database.prisma.runStep
       .updateMany({
-        where: { id: step.id, attempt: step.attempt, status: { in: ['outcome_unknown', 'failed'] } },
+        where: {
+          id: step.id,
+          attempt: step.attempt,
+          status: { in: ['outcome_unknown', 'failed'] },
+        },
         data:
           action === 'retry'
-            ? { status: 'pending', attempt: step.attempt + 1, reason: Prisma.DbNull, startedAt: null, finishedAt: null }
-            : { status: action === 'skip' ? 'skipped' : 'failed', reason: reason, finishedAt: new Date() },
+            ? {
+                status: 'pending',
+                attempt: step.attempt + 1,
+                reason: Prisma.DbNull,
+                startedAt: null,
+                finishedAt: null,
+              }
+            : {
+                status: action === 'skip' ? 'skipped' : 'failed',
+                reason: reason,
+                finishedAt: new Date(),
+              },
       })
       .then(({ count }) => count > 0);
   }

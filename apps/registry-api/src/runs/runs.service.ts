@@ -106,7 +106,9 @@ export class RunsService {
       teamId: principal.teamId,
       status: query.status,
       before:
-        cursor === undefined ? undefined : { createdAt: new Date(cursor.created_at), id: cursor.id },
+        cursor === undefined
+          ? undefined
+          : { createdAt: new Date(cursor.created_at), id: cursor.id },
       limit: query.limit + 1,
     });
     const page = rows.slice(0, query.limit);
@@ -149,7 +151,11 @@ export class RunsService {
   async turn(
     principal: Principal,
     id: string,
-    input: { body: CreateRunTurnInput; idempotencyKey: string | undefined; subject: string | undefined },
+    input: {
+      body: CreateRunTurnInput;
+      idempotencyKey: string | undefined;
+      subject: string | undefined;
+    },
   ): Promise<SubmitCallsResult> {
     const run = await this.require(principal, id);
     if (run.mode !== 'react') {
@@ -162,7 +168,9 @@ export class RunsService {
     const steps = await this.runs.steps(run.id);
     // A repeated Idempotency-Key names the same turn, so it answers with the same step and calls.
     const name =
-      input.idempotencyKey === undefined ? `turn-${steps.length + 1}` : `turn:${input.idempotencyKey}`;
+      input.idempotencyKey === undefined
+        ? `turn-${steps.length + 1}`
+        : `turn:${input.idempotencyKey}`;
     const { step, created } = await this.runs.turnStep(run.id, { name, provider: parsed.provider });
     let outcome: SubmitCallsResult;
     try {
@@ -188,7 +196,11 @@ export class RunsService {
   }
 
   /** The run's tool history in a provider's message format. */
-  async transcript(principal: Principal, id: string, query: TranscriptQuery): Promise<RunTranscript> {
+  async transcript(
+    principal: Principal,
+    id: string,
+    query: TranscriptQuery,
+  ): Promise<RunTranscript> {
     const run = await this.require(principal, id);
     const steps = await this.advancer.stepsWithCalls(run);
     return {
@@ -225,7 +237,10 @@ export class RunsService {
       }
     } catch (error) {
       if (!(error instanceof PlanConflict)) throw error;
-      throw new ToolException('conflict', `A step of run ${id} is still running; re-plan once it ends.`);
+      throw new ToolException(
+        'conflict',
+        `A step of run ${id} is still running; re-plan once it ends.`,
+      );
     }
     await this.queue.enqueue(run.id);
     return this.get(principal, id);
@@ -258,11 +273,11 @@ export class RunsService {
         reason: step.reason,
       });
     } else {
-      await this.runs.setStatus(
-        run.id,
-        { status: 'running', failedStep: null, reason: null },
-        ['awaiting_decision', 'failed', 'running'],
-      );
+      await this.runs.setStatus(run.id, { status: 'running', failedStep: null, reason: null }, [
+        'awaiting_decision',
+        'failed',
+        'running',
+      ]);
       await this.queue.enqueue(run.id);
     }
     return this.get(principal, id);

@@ -39,8 +39,7 @@ export function findStepReferences(
 }
 
 export type ResolvedArguments =
-  | { ok: true; arguments: Record<string, unknown> }
-  | { ok: false; reason: RunReason };
+  { ok: true; arguments: Record<string, unknown> } | { ok: false; reason: RunReason };
 
 /**
  * Replaces each reference in a call's arguments with the value it points at in a completed
@@ -59,7 +58,9 @@ export function resolveStepReferences(
       const target = lookup(step, call);
       const tokens = parseJsonPointer(pointer);
       const resolved =
-        target === undefined || tokens === undefined ? undefined : resolveJsonPointer(target, tokens);
+        target === undefined || tokens === undefined
+          ? undefined
+          : resolveJsonPointer(target, tokens);
       if (resolved === undefined) {
         failure = {
           code: 'unresolved_reference',

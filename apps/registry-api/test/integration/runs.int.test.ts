@@ -89,7 +89,8 @@ async function waitForRun(
   for (;;) {
     const response = await api.request({ url: `/v1/runs/${id}`, key: team.key });
     expect(response.status, response.text).toBe(200);
-    if (statuses.includes(response.body.status)) return response.body;
+    const body = response.body as { status: string; [field: string]: unknown };
+    if (statuses.includes(body.status)) return body;
     if (Date.now() > deadline) throw new Error(`run ${id} stayed ${response.text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -110,7 +111,10 @@ describe('plan-and-execute runs', () => {
         name: 's3',
         depends_on: ['s1', 's2'],
         calls: [
-          { tool: add.name, arguments: { a: ref('s1', '/result/sum'), b: ref('s2', '/result/sum') } },
+          {
+            tool: add.name,
+            arguments: { a: ref('s1', '/result/sum'), b: ref('s2', '/result/sum') },
+          },
         ],
       },
       ...[4, 5, 6, 7, 8, 9, 10].map((n) => ({
@@ -130,9 +134,13 @@ describe('plan-and-execute runs', () => {
     const run = await waitForRun(id, ['succeeded', 'failed']);
     expect(run.status, JSON.stringify(run)).toBe('succeeded');
     const byName = new Map(
-      (run['steps'] as Array<{ name: string; status: string; calls: Array<{ result: { data: unknown } }> }>).map(
-        (step) => [step.name, step],
-      ),
+      (
+        run['steps'] as Array<{
+          name: string;
+          status: string;
+          calls: Array<{ result: { data: unknown } }>;
+        }>
+      ).map((step) => [step.name, step]),
     );
     expect(byName.size).toBe(10);
     expect([...byName.values()].every((step) => step.status === 'succeeded')).toBe(true);
@@ -152,7 +160,11 @@ describe('plan-and-execute runs', () => {
       body: {
         steps: [
           { name: 'first', calls: [{ tool: add.name, arguments: { a: 2, b: 3 } }] },
-          { name: 'broken', depends_on: ['first'], calls: [{ tool: fail.name, arguments: { query: 'x' } }] },
+          {
+            name: 'broken',
+            depends_on: ['first'],
+            calls: [{ tool: fail.name, arguments: { query: 'x' } }],
+          },
           {
             name: 'after',
             depends_on: ['broken'],
@@ -164,7 +176,10 @@ describe('plan-and-execute runs', () => {
     expect(posted.status, posted.text).toBe(202);
     const failed = await waitForRun(id, ['failed', 'succeeded']);
     expect(failed).toMatchObject({ status: 'failed', failed_step: 'broken' });
-    expect(failed['reason']).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(failed['reason']).toMatchObject({
+      code: expect.any(String),
+      message: expect.any(String),
+    });
     expect(executions.length - before).toBe(1);
 
     const replanned = await api.request({
@@ -185,7 +200,11 @@ describe('plan-and-execute runs', () => {
     expect(replanned.status, replanned.text).toBe(202);
     const run = await waitForRun(id, ['succeeded', 'failed']);
     expect(run.status, JSON.stringify(run)).toBe('succeeded');
-    const steps = run['steps'] as Array<{ name: string; status: string; calls: Array<{ result: { data: unknown } }> }>;
+    const steps = run['steps'] as Array<{
+      name: string;
+      status: string;
+      calls: Array<{ result: { data: unknown } }>;
+    }>;
     expect(steps.map((step) => [step.name, step.status])).toEqual([
       ['first', 'succeeded'],
       ['broken', 'cancelled'],
@@ -247,7 +266,10 @@ describe('plan-and-execute runs', () => {
         what: 'a reference to a step it does not wait for',
         steps: [
           { name: 'x', calls: [{ tool: add.name, arguments: { a: 1, b: 1 } }] },
-          { name: 'y', calls: [{ tool: add.name, arguments: { a: ref('x', '/result/sum'), b: 1 } }] },
+          {
+            name: 'y',
+            calls: [{ tool: add.name, arguments: { a: ref('x', '/result/sum'), b: 1 } }],
+          },
         ],
         path: '/body/steps/1/calls/0/arguments/a',
       },
@@ -262,9 +284,10 @@ describe('plan-and-execute runs', () => {
       expect(response.status, plan.what).toBe(422);
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.body.code, plan.what).toBe('invalid_plan');
-      expect(response.body.errors.map((issue: { path: string }) => issue.path), plan.what).toContain(
-        plan.path,
-      );
+      expect(
+        response.body.errors.map((issue: { path: string }) => issue.path),
+        plan.what,
+      ).toContain(plan.path);
     }
     const run = await api.request({ url: `/v1/runs/${id}`, key: team.key });
     expect(run.body).toMatchObject({ status: 'running', steps: [] });
@@ -296,10 +319,18 @@ describe('runs', () => {
 
   it('cancels a run once; a second cancel is a conflict', async () => {
     const id = await createRun('plan');
-    const cancelled = await api.request({ method: 'POST', url: `/v1/runs/${id}/cancel`, key: team.key });
+    const cancelled = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/cancel`,
+      key: team.key,
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
-    const again = await api.request({ method: 'POST', url: `/v1/runs/${id}/cancel`, key: team.key });
+    const again = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/cancel`,
+      key: team.key,
+    });
     expect(again.status).toBe(409);
   });
 });
@@ -337,7 +368,10 @@ describe('ReAct runs', () => {
       headers: { 'idempotency-key': 'turn-two' },
       body: {
         provider: 'anthropic',
-        payload: { role: 'assistant', content: anthropicContent([{ id: 'toolu_3', name: add.name, input: { a: 10, b: 5 } }]) },
+        payload: {
+          role: 'assistant',
+          content: anthropicContent([{ id: 'toolu_3', name: add.name, input: { a: 10, b: 5 } }]),
+        },
       },
     });
     expect(second.status, second.text).toBe(200);
@@ -378,18 +412,27 @@ describe('ReAct runs', () => {
         format === 'openai-responses'
           ? adapter.callsFromWire(messages.filter(isCall))
           : messages.filter(isCall).flatMap((message) => adapter.callsFromWire(message));
-      expect(back.map(({ id: callId, name, arguments: args }) => ({ id: callId, name, arguments: args })), format).toEqual(calls);
+      expect(
+        back.map(({ id: callId, name, arguments: args }) => ({
+          id: callId,
+          name,
+          arguments: args,
+        })),
+        format,
+      ).toEqual(calls);
       const resultMessages = messages.filter((message) => !isCall(message));
       const results =
         format === 'openai-responses' || format === 'openai-chat'
           ? adapter.resultsFromWire(resultMessages, { calls })
           : resultMessages.flatMap((message) => adapter.resultsFromWire(message, { calls }));
-      expect(results.map((result) => [result.call_id, result.ok]), format).toEqual(
-        calls.map((call) => [call.id, true]),
-      );
-      expect(JSON.stringify(results.map((result) => result.data ?? result.content)), format).toContain(
-        String(sums[2]),
-      );
+      expect(
+        results.map((result) => [result.call_id, result.ok]),
+        format,
+      ).toEqual(calls.map((call) => [call.id, true]));
+      expect(
+        JSON.stringify(results.map((result) => result.data ?? result.content)),
+        format,
+      ).toContain(String(sums[2]));
     }
   });
 
@@ -399,7 +442,10 @@ describe('ReAct runs', () => {
       method: 'POST',
       url: `/v1/runs/${id}/turns`,
       key: team.key,
-      body: { provider: 'openai-chat', payload: openAIChatMessage([{ id: 'c', name: 'no_such_tool', arguments: '{}' }]) },
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([{ id: 'c', name: 'no_such_tool', arguments: '{}' }]),
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe('unknown_tool');
@@ -410,7 +456,10 @@ describe('ReAct runs', () => {
       method: 'POST',
       url: `/v1/runs/${planRun}/turns`,
       key: team.key,
-      body: { provider: 'openai-chat', payload: openAIChatMessage([{ id: 'c', name: add.name, arguments: '{"a":1,"b":1}' }]) },
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([{ id: 'c', name: add.name, arguments: '{"a":1,"b":1}' }]),
+      },
     });
     expect(refused.status).toBe(409);
   });
@@ -427,7 +476,11 @@ describe('runs that stop for a person', () => {
       body: {
         steps: [
           { name: 'drop', calls: [{ tool: drop.name, arguments: { query: 'old_rows' } }] },
-          { name: 'after', depends_on: ['drop'], calls: [{ tool: add.name, arguments: { a: 1, b: 1 } }] },
+          {
+            name: 'after',
+            depends_on: ['drop'],
+            calls: [{ tool: add.name, arguments: { a: 1, b: 1 } }],
+          },
         ],
       },
     });
@@ -458,7 +511,9 @@ describe('runs that stop for a person', () => {
       method: 'POST',
       url: `/v1/runs/${id}/plan`,
       key: team.key,
-      body: { steps: [{ name: 'charge', calls: [{ tool: slow.name, arguments: { query: 'card' } }] }] },
+      body: {
+        steps: [{ name: 'charge', calls: [{ tool: slow.name, arguments: { query: 'card' } }] }],
+      },
     });
     // The call is running; mark it as the call runner marks a non-idempotent call a dead process held.
     let callId: string | undefined;
@@ -502,7 +557,10 @@ describe('runs that stop for a person', () => {
     }
     release();
     const done = await waitForRun(id, ['succeeded', 'failed']);
-    expect(done).toMatchObject({ status: 'succeeded', steps: [{ name: 'charge', status: 'succeeded', attempt: 2 }] });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      steps: [{ name: 'charge', status: 'succeeded', attempt: 2 }],
+    });
   });
 });
 

@@ -26,7 +26,7 @@ export const runsRoutes = {
     operationId: 'createRun',
     method: 'post',
     path: '/v1/runs',
-    summary: 'Start a durable run (ReAct turns or a plan), owned by the caller\'s team and key.',
+    summary: "Start a durable run (ReAct turns or a plan), owned by the caller's team and key.",
     tags,
     security: 'api_key',
     scopes: ['calls:execute'],
@@ -168,7 +168,9 @@ export const runsRoutes = {
         ],
       },
     },
-    responses: { 202: { description: 'The plan is running; follow GET /v1/runs/{runId}.', schema: RunSchema } },
+    responses: {
+      202: { description: 'The plan is running; follow GET /v1/runs/{runId}.', schema: RunSchema },
+    },
     problems: ['not_found', 'conflict', 'invalid_plan'],
   }),
   decideRun: defineRoute({

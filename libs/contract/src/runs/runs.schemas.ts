@@ -76,7 +76,7 @@ export type CreateRunInput = z.output<typeof CreateRunSchema>;
 export const RunStepCallSchema = z
   .object({
     id: CallIdSchema,
-    index: z.number().int().min(0).meta({ description: 'The call\'s place in its step.' }),
+    index: z.number().int().min(0).meta({ description: "The call's place in its step." }),
     provider_call_id: z.string(),
     tool: z.string(),
     version: z.string(),
@@ -157,7 +157,7 @@ export const StepReferenceSchema = z
         .refine((value) => value === '' || value.startsWith('/'), 'must be a JSON Pointer')
         .meta({
           description:
-            'A JSON Pointer (RFC 6901) into the call\'s result `{ok, data, error}`: `/data/order_id`.',
+            "A JSON Pointer (RFC 6901) into the call's result `{ok, data, error}`: `/data/order_id`.",
         }),
     }),
   })
@@ -203,7 +203,7 @@ export const TRANSCRIPT_FORMATS = [
 ] as const;
 export const TranscriptQuerySchema = z.strictObject({
   format: z.enum(TRANSCRIPT_FORMATS).meta({
-    description: "The provider whose message format the transcript is written in.",
+    description: 'The provider whose message format the transcript is written in.',
   }),
 });
 export type TranscriptQuery = z.output<typeof TranscriptQuerySchema>;
