@@ -81,6 +81,7 @@ function stepOutcomeOf(calls: readonly CallRow[]): {
     reason: {
       code: error?.code ?? failed.errorCode ?? failed.status,
       message: `${failed.toolName} (call ${failed.providerCallId}) ${failed.status}: ${error?.message ?? failed.status}`,
+      retryable: error?.retryable ?? false,
     },
   };
 }
@@ -297,7 +298,11 @@ export class RunAdvancer {
       if (!(error instanceof ToolException)) throw error;
       const refusal = error as ToolException;
       // The catalog changed since the plan was checked (a tool removed, a version past its sunset).
-      return this.failStep(step, { code: refusal.code, message: refusal.message });
+      return this.failStep(step, {
+        code: refusal.code,
+        message: refusal.message,
+        retryable: false,
+      });
     }
     return undefined;
   }

@@ -256,9 +256,11 @@ export class RunsService {
     if (step === undefined) {
       throw new ToolException('not_found', `Run ${id} has no step "${decision.step}".`);
     }
+    // A skipped or failed step keeps why it stopped; the decision is said in the message.
     const decided = await this.runs.decide(step, decision.action, {
-      code: decision.action === 'skip' ? 'skipped' : 'failed_by_decision',
-      message: `${decision.action} decided by ${principal.actor}`,
+      code: step.reason?.code ?? 'cancelled',
+      message: `${decision.action} decided by ${principal.actor}${step.reason === null ? '' : `: ${step.reason.message}`}`,
+      retryable: false,
     });
     if (!decided) {
       throw new ToolException(

@@ -35,6 +35,7 @@ describe('resolveStepReferences', () => {
       reason: {
         code: 'unresolved_reference',
         message: '"/result/nope" names nothing in call 0 of step "find"',
+        retryable: false,
       },
     });
     expect(

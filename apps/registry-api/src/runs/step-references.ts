@@ -68,6 +68,7 @@ export function resolveStepReferences(
             target === undefined
               ? `step "${step}" has no completed call ${call}`
               : `"${pointer}" names nothing in call ${call} of step "${step}"`,
+          retryable: false,
         };
       }
       return resolved;

@@ -52,7 +52,13 @@ export type RunStepStatus = z.infer<typeof RunStepStatusSchema>;
 
 /** Why a step or a run stopped. */
 export const RunReasonSchema = z
-  .object({ code: z.string(), message: z.string() })
+  .object({
+    code: z.string(),
+    message: z.string(),
+    retryable: z.boolean().meta({
+      description: 'Whether running the step again unchanged may succeed.',
+    }),
+  })
   .meta({ id: 'RunReason' });
 export type RunReason = z.infer<typeof RunReasonSchema>;
 
