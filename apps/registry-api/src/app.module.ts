@@ -91,6 +91,11 @@ import { PriceBook } from './prices/price-book';
 import { PricesController } from './prices/prices.controller';
 import { PricesRepository } from './prices/prices.repository';
 import { PricesService } from './prices/prices.service';
+import { RunAdvancer } from './runs/run-advancer';
+import { RunQueue } from './runs/run-queue';
+import { RunsController } from './runs/runs.controller';
+import { RunsRepository } from './runs/runs.repository';
+import { RunsService } from './runs/runs.service';
 
 @Module({})
 export class AppModule {
@@ -115,6 +120,7 @@ export class AppModule {
         ExportsController,
         AuditController,
         CallsController,
+        RunsController,
         ApprovalsController,
         PoliciesController,
         McpController,
@@ -164,6 +170,10 @@ export class AppModule {
         GatewayHost,
         CallsService,
         CallEventsService,
+        RunsRepository,
+        RunAdvancer,
+        RunQueue,
+        RunsService,
         ApprovalsService,
         PoliciesService,
         McpCatalogService,

@@ -14,6 +14,7 @@ export * from './usage/usage.schemas';
 export * from './calls/calls.schemas';
 export * from './calls/partial-states.schemas';
 export * from './call-timeline/call-timeline.schemas';
+export * from './runs/runs.schemas';
 export * from './approvals/approvals.schemas';
 export * from './policies/policies.schemas';
 export * from './exports/exports.schemas';

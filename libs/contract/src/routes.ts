@@ -16,6 +16,7 @@ import { metricsRoutes } from './metrics/metrics.routes';
 import { pricesRoutes } from './prices/prices.routes';
 import { policiesRoutes } from './policies/policies.routes';
 import { releasesRoutes } from './releases/releases.routes';
+import { runsRoutes } from './runs/runs.routes';
 import { secretsRoutes } from './secrets/secrets.routes';
 import { teamsRoutes } from './teams/teams.routes';
 import { toolVersionsRoutes } from './tool-versions/tool-versions.routes';
@@ -35,6 +36,7 @@ export const routes = {
   ...exportsRoutes,
   ...callsRoutes,
   ...callTimelineRoutes,
+  ...runsRoutes,
   ...approvalsRoutes,
   ...policiesRoutes,
   ...importsRoutes,

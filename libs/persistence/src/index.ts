@@ -34,6 +34,7 @@ export {
   type CallStatus,
   type ListCallsFilter,
   type NewCallRow,
+  type RunStepCallRow,
   type OutcomeWrite,
   type RecordedTurn,
   type ToolVersionLookup,
@@ -85,11 +86,13 @@ export {
 } from './migrations/migrator';
 export { pgSession, type SqlSession } from './migrations/sql-session';
 export {
+  AdvanceRunJobSchema,
   CallEventMessageSchema,
   ExecuteToolCallJobSchema,
   GatewayChannel,
   JobName,
   QueueName,
+  type AdvanceRunJob,
   type CallEventMessage,
   type ExecuteToolCallJob,
 } from './queue/gateway-queue';

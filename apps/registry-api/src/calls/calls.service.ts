@@ -99,6 +99,8 @@ export interface SubmitCallsInput {
   clientRelay?: ClientRelayTarget;
   /** The turn's model and tokens, when the payload was the provider's whole response. */
   usage?: TurnUsage | undefined;
+  /** The run step the calls make up (a run's turn or plan step); each call record links to it. */
+  runStepId?: string | undefined;
 }
 
 /**
@@ -412,6 +414,7 @@ export class CallsService {
         partialStates: partialStates.get(call.id),
         ...(traceId === undefined ? {} : { traceId }),
         ...(tokenCosts?.[index] === undefined ? {} : { tokenCost: tokenCosts[index] }),
+        ...(input.runStepId === undefined ? {} : { runStep: { id: input.runStepId, index } }),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }
@@ -501,6 +504,14 @@ export class CallsService {
         };
       }),
     );
+  }
+
+  /**
+   * Checks that every call names a tool (and version) the caller can call, as recording them
+   * would, without recording anything: a plan is refused before it is written.
+   */
+  async assertCallable(principal: Principal, calls: readonly ToolCallIR[]): Promise<void> {
+    await this.resolve(principal, calls, {});
   }
 
   async get(principal: Principal, id: string): Promise<Call> {

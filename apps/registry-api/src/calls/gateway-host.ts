@@ -61,7 +61,7 @@ const EMBEDDED_CONCURRENCY = 64;
 const STALE_INLINE_MS = 10 * 60_000;
 
 /** Nest's logger as the engine's structured logger. */
-function engineLogger(logger: Logger): EngineLogger {
+export function engineLogger(logger: Logger): EngineLogger {
   const line = (bindings: Record<string, unknown>, message: string | undefined) =>
     `${message ?? ''} ${JSON.stringify(bindings)}`;
   return {

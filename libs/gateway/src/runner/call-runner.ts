@@ -19,7 +19,12 @@ import type {
   ExecuteToolCallJob,
   ReceivedJob,
 } from '@toolgate/persistence';
-import { DeferJobError, FINAL_CALL_STATES, STARTABLE_CALL_STATES } from '@toolgate/persistence';
+import {
+  DeferJobError,
+  FINAL_CALL_STATES,
+  PermanentJobError,
+  STARTABLE_CALL_STATES,
+} from '@toolgate/persistence';
 import type { ClientRelayHub } from '../client-relay/client-relay-hub';
 import type { CallFinishedMessage } from '../events/call-events';
 import type { CallCancellation } from './call-cancellation';
@@ -109,8 +114,11 @@ export class CallRunner {
 
   /** Handles one job; the returned value is stored as the job's result. */
   async process(job: ReceivedJob): Promise<ExecuteToolCallResult> {
-    const callId = job.data.call_id;
-    const after = job.data.after ?? [];
+    const data = job.data;
+    // One queue carries one job name; a job of another (a run's) was enqueued on the wrong queue.
+    if (!('call_id' in data)) throw new PermanentJobError(`job ${job.id} is not a tool call`);
+    const callId = data.call_id;
+    const after = data.after ?? [];
     let dependencies: DependencyState = { kind: 'ready' };
     if (after.length > 0) {
       dependencies = await this.dependencies(after);
@@ -126,7 +134,7 @@ export class CallRunner {
       if (dependencies.kind === 'failed') {
         return this.failDependency({ record: claim.record, run, blocker: dependencies.blocker });
       }
-      return this.execute({ record: claim.record, run, job: job.data, recovered: false });
+      return this.execute({ record: claim.record, run, job: data, recovered: false });
     }
     const record = claim.record;
     if (record === undefined) {
@@ -141,7 +149,7 @@ export class CallRunner {
     // on its first start, another job is running the call right now.
     if (record.state === 'running') {
       return job.attempt > 1
-        ? this.recover({ record, run, job: job.data })
+        ? this.recover({ record, run, job: data })
         : this.claimedElsewhere(callId);
     }
     return { status: 'skipped', reason: 'not_startable', state: record.state };

@@ -136,6 +136,15 @@ export interface NewCallRow {
   traceId?: string | undefined;
   /** The call's share of the turn's tokens (see `CallRow.tokenCost`). */
   tokenCost?: CallTokenCost | undefined;
+  /** The run step the call belongs to (a run's turn or plan step) and its place in it; absent outside runs. */
+  runStep?: { id: string; index: number } | undefined;
+}
+
+/** A call of a run step, with the step it belongs to. */
+export interface RunStepCallRow {
+  runStepId: string;
+  index: number;
+  row: CallRow;
 }
 
 /** Who made a turn: written once for all of its calls. */
@@ -388,7 +397,7 @@ const RECORD_TURNS = sql(
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, arguments_repair, result, error_code,
                       finished_at, partial_states, trace_id, model, tokens, tokens_usd,
-                      tokens_unpriced_reason)
+                      tokens_unpriced_reason, run_step_id, run_step_index)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -399,19 +408,27 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
           CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id,
-          r.model, r.tokens, r.tokens_usd, r.tokens_unpriced_reason
+          r.model, r.tokens, r.tokens_usd, r.tokens_unpriced_reason, r.run_step_id, r.run_step_index
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
           idempotency_key text, run_id text, worker_id text, run_attempt integer,
           started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
           refusal jsonb, partial_states jsonb, trace_id text, model text, tokens jsonb,
-          tokens_usd double precision, tokens_unpriced_reason text)
+          tokens_usd double precision, tokens_unpriced_reason text, run_step_id uuid,
+          run_step_index integer)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
 
 const GET = sql('calls.get', `SELECT ${COLUMNS} FROM calls WHERE id = $1`);
+
+// A run's calls, each with its step, oldest first (the order they were recorded in).
+const FIND_BY_RUN_STEPS = sql(
+  'calls.find_by_run_steps',
+  `SELECT ${COLUMNS}, run_step_id, run_step_index FROM calls WHERE run_step_id = ANY($1::uuid[])
+    ORDER BY created_at, run_step_index`,
+);
 
 const FIND_MANY = sql('calls.find_many', `SELECT ${COLUMNS} FROM calls WHERE id = ANY($1::uuid[])`);
 
@@ -628,6 +645,8 @@ export class CallStore implements CallRepository {
           tokens: call.tokenCost?.tokens ?? null,
           tokens_usd: call.tokenCost?.usd ?? null,
           tokens_unpriced_reason: call.tokenCost?.unpricedReason ?? null,
+          run_step_id: call.runStep?.id ?? null,
+          run_step_index: call.runStep?.index ?? null,
         });
       }
     }
@@ -674,6 +693,20 @@ export class CallStore implements CallRepository {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query<CallColumns>(FIND_MANY, [ids]);
     return rows.map(rowOf);
+  }
+
+  /** The calls recorded for these run steps, each with its step. */
+  async findByRunSteps(stepIds: readonly string[]): Promise<RunStepCallRow[]> {
+    const ids = stepIds.filter(isCallRowId);
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<
+      CallColumns & { run_step_id: string; run_step_index: number | null }
+    >(FIND_BY_RUN_STEPS, [ids]);
+    return rows.map((columns) => ({
+      runStepId: columns.run_step_id,
+      index: columns.run_step_index ?? 0,
+      row: rowOf(columns),
+    }));
   }
 
   async list(filter: ListCallsFilter): Promise<CallRow[]> {

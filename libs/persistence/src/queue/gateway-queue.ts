@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** The queues the worker consumes. */
 export const QueueName = {
   ToolCalls: 'tool-calls',
+  /** Jobs that advance durable runs; consumed by the API, whose call path records and dispatches each step. */
+  Runs: 'runs',
 } as const;
 /** A queue's name (no `:`, which BullMQ reserves for its keys). */
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
@@ -10,6 +12,7 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 /** The jobs the worker knows. */
 export const JobName = {
   ExecuteToolCall: 'execute-tool-call',
+  AdvanceRun: 'advance-run',
 } as const;
 /** A job's name. */
 export type JobName = (typeof JobName)[keyof typeof JobName];
@@ -29,6 +32,13 @@ export const ExecuteToolCallJobSchema = z.strictObject({
 });
 /** The payload of `JobName.ExecuteToolCall`. */
 export type ExecuteToolCallJob = z.infer<typeof ExecuteToolCallJobSchema>;
+
+/** The payload of `JobName.AdvanceRun`: only the run id, since the run's rows are the checkpoint. */
+export const AdvanceRunJobSchema = z.strictObject({
+  run_id: z.uuid(),
+});
+/** The payload of `JobName.AdvanceRun`. */
+export type AdvanceRunJob = z.infer<typeof AdvanceRunJobSchema>;
 
 /** Redis pub/sub channels between the API and the workers, under the queue prefix. */
 export const GatewayChannel = {

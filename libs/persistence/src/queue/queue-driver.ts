@@ -1,18 +1,21 @@
 import type { z } from 'zod';
-import { ExecuteToolCallJobSchema, JobName } from './gateway-queue';
+import { AdvanceRunJobSchema, ExecuteToolCallJobSchema, JobName } from './gateway-queue';
 import type { QueueName } from './gateway-queue';
 
 // The queue's names and payloads are shared with the API's dispatcher through @toolgate/persistence.
 export {
+  AdvanceRunJobSchema,
   ExecuteToolCallJobSchema,
   JobName,
   QueueName,
+  type AdvanceRunJob,
   type ExecuteToolCallJob,
 } from './gateway-queue';
 
 /** The zod schema of each job's payload; every driver validates a job against it before its handler sees it. */
 export const JobPayloadSchemas = {
   [JobName.ExecuteToolCall]: ExecuteToolCallJobSchema,
+  [JobName.AdvanceRun]: AdvanceRunJobSchema,
 } as const satisfies Record<JobName, z.ZodType>;
 
 /** The payload type of a job name. */

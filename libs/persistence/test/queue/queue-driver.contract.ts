@@ -39,7 +39,9 @@ export function describeQueueDriverContract(
       await driver.process(
         (received) => {
           seen.push(received);
-          return Promise.resolve({ handled: received.data.call_id });
+          return Promise.resolve({
+            handled: 'call_id' in received.data ? received.data.call_id : null,
+          });
         },
         { concurrency: 2 },
       );

@@ -244,6 +244,15 @@ export const ERROR_CODES = {
       ),
     }),
   },
+  invalid_plan: {
+    summary:
+      'A run plan cannot run as posted (a dependency cycle, an unknown step, a reference to a step it does not wait for, a tool the team cannot call); `errors` names each problem. Nothing is written.',
+    title: 'Invalid plan',
+    status: 422,
+    retryable: false,
+    surfaces: ['problem'],
+    emitters: ['api'],
+  },
   version_sunset: {
     summary:
       'The version is past its sunset (or in a brownout); move to the successor named in `Link`.',
@@ -502,6 +511,14 @@ export const ERROR_CODES = {
     surfaces: ['result', 'thrown'],
     emitters: ['engine', 'gateway'],
     details: z.object({ cycle: z.array(z.string()) }),
+  },
+  unresolved_reference: {
+    summary:
+      "A run step's argument references an earlier step's result that is not there (no such call, or the JSON Pointer names nothing); the step fails without running.",
+    retryable: false,
+    surfaces: ['result'],
+    emitters: ['api'],
+    details: z.object({ step: z.string(), call: z.number().int(), pointer: z.string() }),
   },
   outcome_unknown: {
     summary:

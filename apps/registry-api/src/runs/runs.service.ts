@@ -1,0 +1,341 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  CreatePlanInput,
+  CreateRunInput,
+  CreateRunTurnInput,
+  ListRunsQuery,
+  Run,
+  RunDecision,
+  RunPage,
+  RunStep,
+  RunSummary,
+  RunTranscript,
+  TranscriptQuery,
+} from '@toolgate/contract';
+import { FINAL_CALL_STATUSES } from '@toolgate/persistence';
+import type { ToolCallIR } from '@toolgate/toolir';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import { CallsService, wireResultOf, type SubmitCallsResult } from '../calls/calls.service';
+import { GatewayHost } from '../calls/gateway-host';
+import { decodeCursor, encodeCursor } from '../common/pagination';
+import { ToolException, type ProblemIssue } from '../problem/tool.exception';
+import { findPlanProblems } from './plan-validation';
+import { RunAdvancer, stepIdempotencyKey, type StepCalls } from './run-advancer';
+import { RunQueue } from './run-queue';
+import { transcriptMessages, transcriptTurnsOf } from './run-transcript';
+import { FINAL_RUN_STATUSES, PlanConflict, RunsRepository, type RunRow } from './runs.repository';
+
+const RunCursorSchema = z.strictObject({ created_at: z.iso.datetime(), id: z.uuid() });
+
+function summaryOf(run: RunRow): RunSummary {
+  return {
+    id: run.id,
+    team_id: run.teamId,
+    mode: run.mode,
+    status: run.status,
+    conversation_id: run.conversationId,
+    metadata: run.metadata,
+    failed_step: run.failedStep,
+    reason: run.reason,
+    created_at: run.createdAt.toISOString(),
+    updated_at: run.updatedAt.toISOString(),
+  };
+}
+
+function stepOf({ step, calls }: StepCalls): RunStep {
+  return {
+    name: step.name,
+    position: step.position,
+    kind: step.provider === null ? 'plan' : 'turn',
+    status: step.status,
+    attempt: step.attempt,
+    depends_on: step.dependsOn,
+    reason: step.reason,
+    calls: calls.map((row, index) => ({
+      id: row.id,
+      index,
+      provider_call_id: row.providerCallId,
+      tool: row.toolName,
+      version: row.toolVersion,
+      status: row.status,
+      arguments: row.arguments,
+      result: FINAL_CALL_STATUSES.includes(row.status) ? wireResultOf(row) : null,
+    })),
+    started_at: step.startedAt?.toISOString() ?? null,
+    finished_at: step.finishedAt?.toISOString() ?? null,
+  };
+}
+
+@Injectable()
+export class RunsService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
+  constructor(
+    @Inject(RunsRepository) private readonly runs: RunsRepository,
+    @Inject(RunAdvancer) private readonly advancer: RunAdvancer,
+    @Inject(RunQueue) private readonly queue: RunQueue,
+    @Inject(CallsService) private readonly calls: CallsService,
+    @Inject(GatewayHost) private readonly gateway: GatewayHost,
+  ) {}
+
+  async create(principal: Principal, input: CreateRunInput): Promise<Run> {
+    const run = await this.runs.create({
+      teamId: requireTeam(principal),
+      keyId: principal.keyId,
+      actor: principal.actor,
+      conversationId: input.conversation_id ?? null,
+      mode: input.mode,
+      metadata: input.metadata ?? null,
+    });
+    return { ...summaryOf(run), steps: [] };
+  }
+
+  async get(principal: Principal, id: string): Promise<Run> {
+    return this.stateOf(await this.require(principal, id));
+  }
+
+  async list(principal: Principal, query: ListRunsQuery): Promise<RunPage> {
+    const cursor =
+      query.cursor === undefined ? undefined : decodeCursor(query.cursor, RunCursorSchema);
+    if (cursor === null) {
+      throw new ToolException('invalid_request', 'The cursor is not valid.', {
+        issues: [{ path: '/query/cursor', message: 'must be a cursor returned by this API' }],
+      });
+    }
+    const rows = await this.runs.list({
+      teamId: principal.teamId,
+      status: query.status,
+      before:
+        cursor === undefined
+          ? undefined
+          : { createdAt: new Date(cursor.created_at), id: cursor.id },
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(summaryOf),
+      next_cursor:
+        rows.length > query.limit && last
+          ? encodeCursor({ created_at: last.createdAt.toISOString(), id: last.id })
+          : null,
+    };
+  }
+
+  /** Cancels the run and every call of it that has not ended (a running one is aborted). */
+  async cancel(principal: Principal, id: string): Promise<Run> {
+    const run = await this.require(principal, id);
+    if (!(await this.runs.cancel(run.id))) {
+      throw new ToolException('conflict', `Run ${id} has already ended (${run.status}).`);
+    }
+    const steps = await this.advancer.stepsWithCalls(run);
+    const open = steps.flatMap((entry) =>
+      entry.calls.filter((row) => !FINAL_CALL_STATUSES.includes(row.status)),
+    );
+    for (const row of open) {
+      const cancelled = await this.gateway.calls.cancel(row.id, {
+        call_id: row.id,
+        name: row.toolName,
+        ok: false,
+        error: { code: 'cancelled', message: 'The run was cancelled.', retryable: false },
+      });
+      if (cancelled !== undefined) this.gateway.cancelled({ id: row.id, tool: row.toolName });
+    }
+    return this.get(principal, id);
+  }
+
+  /**
+   * One ReAct turn: parsed and executed exactly as POST /v1/calls does, its calls recorded as the
+   * run's next step; the step is checkpointed once they end (here when they end within the wait).
+   */
+  async turn(
+    principal: Principal,
+    id: string,
+    input: {
+      body: CreateRunTurnInput;
+      idempotencyKey: string | undefined;
+      subject: string | undefined;
+    },
+  ): Promise<SubmitCallsResult> {
+    const run = await this.require(principal, id);
+    if (run.mode !== 'react') {
+      throw new ToolException('conflict', `Run ${id} runs a plan; post its plan instead of turns.`);
+    }
+    if (FINAL_RUN_STATUSES.includes(run.status)) {
+      throw new ToolException('conflict', `Run ${id} has ended (${run.status}).`);
+    }
+    const parsed = await this.calls.parseProviderPayload(principal, input.body);
+    const steps = await this.runs.steps(run.id);
+    // A repeated Idempotency-Key names the same turn, so it answers with the same step and calls.
+    const name =
+      input.idempotencyKey === undefined
+        ? `turn-${steps.length + 1}`
+        : `turn:${input.idempotencyKey}`;
+    const { step, created } = await this.runs.turnStep(run.id, { name, provider: parsed.provider });
+    let outcome: SubmitCallsResult;
+    try {
+      outcome = await this.calls.submit(principal, {
+        provider: parsed.provider,
+        calls: parsed.calls,
+        conversationId: run.conversationId ?? undefined,
+        waitMs: input.body.wait_ms,
+        idempotencyKey: stepIdempotencyKey(run, step),
+        synthesizedIds: parsed.synthesizedIds,
+        partialStates: input.body.partial_states,
+        versions: { subject: input.subject, snapshot: input.body.snapshot, pins: input.body.pins },
+        runStepId: step.id,
+      });
+    } catch (error) {
+      // A refused turn leaves no step behind, as a refused POST /v1/calls leaves no call.
+      if (created) await this.runs.discardStep(step.id);
+      throw error;
+    }
+    if (outcome.status === 200) await this.advancer.pass(run.id);
+    else this.queue.advanceSoon(run.id);
+    return outcome;
+  }
+
+  /** The run's tool history in a provider's message format. */
+  async transcript(
+    principal: Principal,
+    id: string,
+    query: TranscriptQuery,
+  ): Promise<RunTranscript> {
+    const run = await this.require(principal, id);
+    const steps = await this.advancer.stepsWithCalls(run);
+    return {
+      format: query.format,
+      messages: transcriptMessages(transcriptTurnsOf(steps), query.format),
+    };
+  }
+
+  /**
+   * Checks a plan (steps, dependencies, references, tools) and writes it; completed steps of the
+   * run are kept and not run again. Nothing is written when anything is wrong.
+   */
+  async plan(principal: Principal, id: string, input: CreatePlanInput): Promise<Run> {
+    const run = await this.require(principal, id);
+    if (run.mode !== 'plan') {
+      throw new ToolException('conflict', `Run ${id} takes ReAct turns, not a plan.`);
+    }
+    if (run.status === 'succeeded' || run.status === 'cancelled') {
+      throw new ToolException('conflict', `Run ${id} has ended (${run.status}).`);
+    }
+    const existing = await this.advancer.stepsWithCalls(run);
+    const completed = existing
+      .filter((entry) => entry.step.status === 'succeeded')
+      .map((entry) => ({ name: entry.step.name, calls: entry.calls.length }));
+    const issues = findPlanProblems(input.steps, completed);
+    const done = new Set(completed.map((step) => step.name));
+    issues.push(...(await this.toolProblems(principal, input, done)));
+    if (issues.length > 0) {
+      throw new ToolException('invalid_plan', 'The plan cannot run as posted.', { issues });
+    }
+    try {
+      if (!(await this.runs.replacePlan(run.id, input.steps))) {
+        throw new ToolException('conflict', `Run ${id} cannot take a plan now (${run.status}).`);
+      }
+    } catch (error) {
+      if (!(error instanceof PlanConflict)) throw error;
+      throw new ToolException(
+        'conflict',
+        `A step of run ${id} is still running; re-plan once it ends.`,
+      );
+    }
+    await this.queue.enqueue(run.id);
+    return this.get(principal, id);
+  }
+
+  /** Retries, skips or fails a step that stopped the run (outcome unknown, or failed). */
+  async decide(principal: Principal, id: string, decision: RunDecision): Promise<Run> {
+    const run = await this.require(principal, id);
+    if (FINAL_RUN_STATUSES.includes(run.status) && run.status !== 'failed') {
+      throw new ToolException('conflict', `Run ${id} has ended (${run.status}).`);
+    }
+    const step = (await this.runs.steps(run.id)).find((entry) => entry.name === decision.step);
+    if (step === undefined) {
+      throw new ToolException('not_found', `Run ${id} has no step "${decision.step}".`);
+    }
+    // A skipped or failed step keeps why it stopped; the decision is said in the message.
+    const decided = await this.runs.decide(step, decision.action, {
+      code: step.reason?.code ?? 'cancelled',
+      message: `${decision.action} decided by ${principal.actor}${step.reason === null ? '' : `: ${step.reason.message}`}`,
+      retryable: false,
+    });
+    if (!decided) {
+      throw new ToolException(
+        'conflict',
+        `Step "${decision.step}" is ${step.status}; only a step whose outcome is unknown or that failed takes a decision.`,
+      );
+    }
+    if (decision.action === 'fail') {
+      await this.runs.setStatus(run.id, {
+        status: 'failed',
+        failedStep: step.name,
+        reason: step.reason,
+      });
+    } else {
+      await this.runs.setStatus(run.id, { status: 'running', failedStep: null, reason: null }, [
+        'awaiting_decision',
+        'failed',
+        'running',
+      ]);
+      await this.queue.enqueue(run.id);
+    }
+    return this.get(principal, id);
+  }
+
+  private async stateOf(run: RunRow): Promise<Run> {
+    const steps = await this.advancer.stepsWithCalls(run);
+    return { ...summaryOf(run), steps: steps.map(stepOf) };
+  }
+
+  private async require(principal: Principal, id: string): Promise<RunRow> {
+    const run = await this.runs.find(id, principal.teamId);
+    if (run === undefined) throw new ToolException('not_found', `Run ${id} was not found.`);
+    return run;
+  }
+
+  /** Tools the team cannot call, addressed into the plan; kept steps are not checked again. */
+  private async toolProblems(
+    principal: Principal,
+    input: CreatePlanInput,
+    done: ReadonlySet<string>,
+  ): Promise<ProblemIssue[]> {
+    const places: string[] = [];
+    const calls: ToolCallIR[] = [];
+    input.steps.forEach((step, stepIndex) => {
+      if (done.has(step.name)) return;
+      step.calls.forEach((call, callIndex) => {
+        places.push(`/body/steps/${stepIndex}/calls/${callIndex}/tool`);
+        calls.push({
+          id: `${stepIndex}.${callIndex}`,
+          name: call.tool,
+          arguments: {},
+          ...(call.version === undefined ? {} : { tool_version: call.version }),
+        });
+      });
+    });
+    if (calls.length === 0) return [];
+    try {
+      await this.calls.assertCallable(principal, calls);
+      return [];
+    } catch (error) {
+      if (!(error instanceof ToolException) || error.code === 'version_sunset') throw error;
+      return error.issues.map((issue) => {
+        const index = /^\/calls\/(\d+)\//.exec(issue.path)?.[1];
+        return { path: places[Number(index)] ?? '/body/steps', message: issue.message };
+      });
+    }
+  }
+}
+
+function requireTeam(principal: Principal): string {
+  if (principal.teamId === null) {
+    throw new ToolException(
+      'invalid_request',
+      'Runs are made with a team key; the installation admin key belongs to no team.',
+    );
+  }
+  return principal.teamId;
+}
