@@ -52,6 +52,7 @@ export {
   DEFAULT_CATALOG_MAX_AGE_MS,
   GatewayCatalog,
   toolForTeam,
+  type CatalogBudget,
   type CatalogTool,
   type CatalogVersion,
   type WireNameMatch,
