@@ -68,6 +68,9 @@ import { CatalogSignalRepository } from './catalog-events/catalog-signal.reposit
 import { AccessTokenVerifier } from './oauth/access-token-verifier';
 import { OAuthController } from './oauth/oauth.controller';
 import { OAuthResourceService } from './oauth/oauth-resource.service';
+import { BudgetsController } from './budgets/budgets.controller';
+import { BudgetsRepository } from './budgets/budgets.repository';
+import { BudgetsService } from './budgets/budgets.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
@@ -122,6 +125,7 @@ export class AppModule {
         UsageController,
         CallTimelineController,
         SecretsController,
+        BudgetsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -188,6 +192,8 @@ export class AppModule {
         SecretVault,
         SecretsRepository,
         SecretsService,
+        BudgetsRepository,
+        BudgetsService,
       ],
     };
   }

@@ -20,6 +20,7 @@ export * from './exports/exports.schemas';
 export * from './teams/teams.schemas';
 export * from './api-keys/api-keys.schemas';
 export * from './secrets/secrets.schemas';
+export * from './budgets/budgets.schemas';
 export * from './audit/audit.schemas';
 export * from './metrics/metrics.schemas';
 export * from './cost/cost.schemas';
