@@ -71,9 +71,7 @@ export class BudgetsService {
             soft_usd: body.soft_usd,
             hard_usd: body.hard_usd,
             previous:
-              previous === null
-                ? null
-                : { soft_usd: previous.softUsd, hard_usd: previous.hardUsd },
+              previous === null ? null : { soft_usd: previous.softUsd, hard_usd: previous.hardUsd },
           },
         }),
     );
@@ -104,7 +102,8 @@ export class BudgetsService {
       const team = ownsTeam(principal, target.subjectId)
         ? await this.teams.findById(target.subjectId)
         : null;
-      if (team === null) throw new ToolException('not_found', `Team ${target.subjectId} was not found.`);
+      if (team === null)
+        throw new ToolException('not_found', `Team ${target.subjectId} was not found.`);
       return team.id;
     }
     const key = await this.keys.findById(target.subjectId);
@@ -164,7 +163,12 @@ export class BudgetsService {
       action: change.action,
       entityType: 'budget',
       entityId: `${target.scope}/${target.subjectId}/${target.period}`,
-      data: { scope: target.scope, subject_id: target.subjectId, period: target.period, ...change.data },
+      data: {
+        scope: target.scope,
+        subject_id: target.subjectId,
+        period: target.period,
+        ...change.data,
+      },
     };
   }
 }

@@ -43,7 +43,8 @@ export const budgetsRoutes = {
     operationId: 'putBudget',
     method: 'put',
     path,
-    summary: 'Set the soft and hard limits of a team’s or API key’s budget for a day or a month (audited).',
+    summary:
+      'Set the soft and hard limits of a team’s or API key’s budget for a day or a month (audited).',
     description: `Calls past the hard limit are refused before they run with \`budget_exceeded\`; past the soft limit they run, with \`_meta.toolgate.budget\` in the result and a \`Toolgate-Budget\` header on POST /v1/calls. Every process enforces a change from its next call on. ${WHO}`,
     tags,
     security: 'api_key',

@@ -23,7 +23,9 @@ export type BudgetState = z.infer<typeof BudgetStateSchema>;
 /** The budget a path names: whose, and over which period. */
 export const BudgetParamsSchema = z.strictObject({
   scope: BudgetScopeSchema,
-  subjectId: z.uuid().meta({ description: "The team's id (scope `team`) or the API key's id (scope `key`)." }),
+  subjectId: z
+    .uuid()
+    .meta({ description: "The team's id (scope `team`) or the API key's id (scope `key`)." }),
   period: BudgetPeriodSchema,
 });
 export type BudgetParams = z.output<typeof BudgetParamsSchema>;
@@ -33,10 +35,12 @@ const AmountSchema = z.number().min(0).max(MAX_BUDGET_USD);
 export const PutBudgetSchema = z
   .strictObject({
     soft_usd: AmountSchema.nullable().meta({
-      description: 'From this spend on calls run with a warning (`_meta.toolgate.budget`, the `Toolgate-Budget` header); null for none.',
+      description:
+        'From this spend on calls run with a warning (`_meta.toolgate.budget`, the `Toolgate-Budget` header); null for none.',
     }),
     hard_usd: AmountSchema.nullable().meta({
-      description: 'From this spend on calls are refused before they run (`budget_exceeded`); null for none.',
+      description:
+        'From this spend on calls are refused before they run (`budget_exceeded`); null for none.',
     }),
   })
   .refine((body) => body.soft_usd !== null || body.hard_usd !== null, {
@@ -70,7 +74,9 @@ export const BudgetSchema = z
   .meta({ id: 'Budget' });
 export type Budget = z.infer<typeof BudgetSchema>;
 
-export const BudgetListSchema = z.object({ items: z.array(BudgetSchema) }).meta({ id: 'BudgetList' });
+export const BudgetListSchema = z
+  .object({ items: z.array(BudgetSchema) })
+  .meta({ id: 'BudgetList' });
 export type BudgetList = z.infer<typeof BudgetListSchema>;
 
 /** `?team_id=` names the team for callers that span teams; a team key lists its own team's. */

@@ -40,7 +40,10 @@ export function periodWindow(period: BudgetPeriod, at: number): PeriodWindow {
   const month = date.getUTCMonth();
   const iso = date.toISOString();
   if (period === 'day') {
-    return { id: iso.slice(0, 10), resetsAt: new Date(Date.UTC(year, month, date.getUTCDate() + 1)) };
+    return {
+      id: iso.slice(0, 10),
+      resetsAt: new Date(Date.UTC(year, month, date.getUTCDate() + 1)),
+    };
   }
   return { id: iso.slice(0, 7), resetsAt: new Date(Date.UTC(year, month + 1, 1)) };
 }

@@ -14,7 +14,6 @@ const NOW = Date.parse('2026-12-07T10:00:00Z');
 const TEAM = TEST_CALLER.team;
 const KEY = TEST_CALLER.key_id;
 
-
 function newTestBudgets(budgets: Budget[]) {
   const counters = new InMemorySpendCounters();
   const sut = new CallBudgets({

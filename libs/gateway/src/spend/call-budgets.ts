@@ -150,7 +150,9 @@ export class CallBudgets {
   private async applicable(caller: BudgetCaller): Promise<Budget[]> {
     const budgets = await this.budgetsOf(caller.team);
     return budgets.filter((budget) =>
-      budget.scope === 'team' ? budget.subjectId === caller.team : budget.subjectId === caller.key_id,
+      budget.scope === 'team'
+        ? budget.subjectId === caller.team
+        : budget.subjectId === caller.key_id,
     );
   }
 }

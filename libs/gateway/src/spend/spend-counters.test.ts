@@ -34,9 +34,9 @@ describe.each(drivers)('spend counters %s', (_name, create) => {
     expect(await counters.add({ subjects: [TEAM_DAY, KEY_DAY], micros: 250, at: DEC_7 })).toEqual([
       250, 250,
     ]);
-    expect(await counters.add({ subjects: [TEAM_DAY, TEAM_MONTH], micros: 100, at: DEC_7 })).toEqual(
-      [350, 100],
-    );
+    expect(
+      await counters.add({ subjects: [TEAM_DAY, TEAM_MONTH], micros: 100, at: DEC_7 }),
+    ).toEqual([350, 100]);
     expect(await counters.read({ subjects: [TEAM_DAY, KEY_DAY, TEAM_MONTH], at: DEC_7 })).toEqual([
       350, 250, 100,
     ]);
