@@ -43,7 +43,14 @@ export async function startApiProcess(input: {
   const port = await freeTestPort();
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: workspaceRoot,
-    env: { ...process.env, ...input.env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      // Nest's decorators need the app's compiler options, as scripts/start.ts runs it.
+      TSX_TSCONFIG_PATH: path.join(workspaceRoot, 'apps/registry-api/tsconfig.json'),
+      ...input.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
