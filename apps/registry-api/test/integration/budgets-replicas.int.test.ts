@@ -6,6 +6,12 @@ import {
   TEST_REDIS_URL,
 } from '@toolgate/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/* eslint-disable @nx/enforce-module-boundaries -- the test starts a real worker process through the worker's own test support */
+import {
+  startWorkerProcess,
+  type WorkerProcess,
+} from '../../../worker/test/support/worker-process';
+/* eslint-enable @nx/enforce-module-boundaries */
 import { openAIChatMessage } from '../factories/gateway.factory';
 import {
   createTeam,
@@ -19,13 +25,17 @@ import {
 import { startApiProcess, type ApiProcess } from '../support/api-process';
 import { ADMIN_KEY, onPglite, startTestApp, type TestApp } from '../support/test-app';
 
-// Two API processes on one Postgres and one Redis, as two replicas behind a load balancer; the
-// tool runs inline, so each call runs in the process that took it.
+// Two API processes on one Postgres and one Redis, as two replicas behind a load balancer, and a
+// worker: the `paid` tool runs inline, so each call runs in the process that took it; the `queued`
+// one runs in the worker.
 let setup: TestApp;
 let replicaA: ApiProcess | undefined;
 let replicaB: ApiProcess | undefined;
+let worker: WorkerProcess | undefined;
 let team: TestTeam;
 let paid: TestTool;
+let workerTeam: TestTeam;
+let queued: TestTool;
 const prefix = createTestPrefix();
 const redis = connectTestRedis();
 
@@ -33,15 +43,10 @@ beforeAll(async () => {
   if (onPglite) return;
   setup = await startTestApp();
   team = await createTeam(setup);
-  const tool = await createTool(setup, team);
-  const ir = tool.ir.with({
-    behavior: { readonly: true, destructive: false, idempotent: true, requires_approval: 'never' },
-    constraints: { timeout_ms: 5_000, execution: 'inline', cost_estimate_usd: 0.6 },
-    protocol_meta: { toolgate: { executor: { kind: 'builtin', handler: 'toolgate.echo' } } },
-  });
-  await publish(setup, team, { ...tool, ir }, '1.0.0', ir);
-  await setStable(setup, team, tool, '1.0.0');
-  paid = { ...tool, ir };
+  paid = await echoTool(team, 'inline');
+  // Of a team of its own: the first test spends the team's whole day.
+  workerTeam = await createTeam(setup);
+  queued = await echoTool(workerTeam, 'queued');
   const env = {
     DATABASE_URL: setup.databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
@@ -49,14 +54,35 @@ beforeAll(async () => {
     TOOLGATE_ADMIN_KEY: ADMIN_KEY,
     LOG_LEVEL: 'warn',
   };
-  [replicaA, replicaB] = await Promise.all([startApiProcess({ env }), startApiProcess({ env })]);
+  [replicaA, replicaB, worker] = await Promise.all([
+    startApiProcess({ env }),
+    startApiProcess({ env }),
+    startWorkerProcess({
+      name: 'budgets-worker',
+      prefix,
+      env: { DATABASE_URL: setup.databaseUrl },
+    }),
+  ]);
 }, 180_000);
 afterAll(async () => {
-  await Promise.all([replicaA?.close(), replicaB?.close()]);
+  await Promise.all([replicaA?.close(), replicaB?.close(), worker?.close()]);
   await setup?.close();
   await deleteKeys(redis, prefix);
   await closeRedis(redis);
 });
+
+/** A readonly echo tool whose calls cost $0.60 each, run inline or queued. */
+async function echoTool(owner: TestTeam, execution: 'inline' | 'queued'): Promise<TestTool> {
+  const tool = await createTool(setup, owner);
+  const ir = tool.ir.with({
+    behavior: { readonly: true, destructive: false, idempotent: true, requires_approval: 'never' },
+    constraints: { timeout_ms: 5_000, execution, cost_estimate_usd: 0.6 },
+    protocol_meta: { toolgate: { executor: { kind: 'builtin', handler: 'toolgate.echo' } } },
+  });
+  await publish(setup, owner, { ...tool, ir }, '1.0.0', ir);
+  await setStable(setup, owner, tool, '1.0.0');
+  return { ...tool, ir };
+}
 
 async function send(
   replica: ApiProcess | undefined,
@@ -81,15 +107,23 @@ async function send(
   };
 }
 
-function callPaid(replica: ApiProcess | undefined) {
+function callPaid(
+  replica: ApiProcess | undefined,
+  options: { tool?: TestTool; key?: string } = {},
+) {
   return send(replica, {
     method: 'POST',
     path: '/v1/calls',
-    key: team.key,
+    key: options.key ?? team.key,
     body: {
       provider: 'openai-chat',
+      wait_ms: 10_000,
       payload: openAIChatMessage([
-        { id: `call_${uniqueName('c')}`, name: paid.name, arguments: '{"query":"x"}' },
+        {
+          id: `call_${uniqueName('c')}`,
+          name: (options.tool ?? paid).name,
+          arguments: '{"query":"x"}',
+        },
       ]),
     },
   });
@@ -129,5 +163,36 @@ describe.skipIf(onPglite)('a hard budget across two API processes (Postgres + Re
 
     const state = await send(replicaA, { path: `/v1/budgets/team/${team.id}/day`, key: team.key });
     expect(state.body).toMatchObject({ spent_usd: 1.2, state: 'hard_exceeded' });
+  });
+});
+
+describe.skipIf(onPglite)('a hard budget on the worker path', () => {
+  it("refuses a key's queued call in the worker once the key's budget is spent", async () => {
+    const created = await send(replicaA, {
+      method: 'POST',
+      path: '/v1/api-keys',
+      body: { name: uniqueName('key'), scopes: ['calls:execute'], team_id: workerTeam.id },
+    });
+    expect(created.status, created.text).toBe(201);
+    const key = created.body?.['key'] as string;
+    const set = await send(replicaA, {
+      method: 'PUT',
+      path: `/v1/budgets/key/${created.body?.['id'] as string}/month`,
+      key: workerTeam.key,
+      body: { soft_usd: 0.1, hard_usd: 0.5 },
+    });
+    expect(set.status, set.text).toBe(200);
+
+    const ran = await callPaid(replicaA, { tool: queued, key });
+    expect(ran.status, ran.text).toBe(200);
+    expect(ran.body?.['tool_results'][0].ok).toBe(true);
+
+    const refused = await callPaid(replicaB, { tool: queued, key });
+    expect(refused.status, refused.text).toBe(200);
+    expect(refused.headers.get('toolgate-budget')).toBe('hard_exceeded; scope=key; period=month');
+    expect(refused.body?.['tool_results'][0].error).toMatchObject({
+      code: 'budget_exceeded',
+      details: { scope: 'key', period: 'month', limit: 0.5, spent: 0.6 },
+    });
   });
 });
