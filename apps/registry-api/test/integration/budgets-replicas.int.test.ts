@@ -23,7 +23,7 @@ import {
   type TestTool,
 } from '../factories/registry.factory';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
-import { ADMIN_KEY, onPglite, startTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, type TestApp } from '../support/test-app';
 
 // Two API processes on one Postgres and one Redis, as two replicas behind a load balancer, and a
 // worker: the `paid` tool runs inline, so each call runs in the process that took it; the `queued`
@@ -40,7 +40,6 @@ const prefix = createTestPrefix();
 const redis = connectTestRedis();
 
 beforeAll(async () => {
-  if (onPglite) return;
   setup = await startTestApp();
   team = await createTeam(setup);
   paid = await echoTool(team, 'inline');
@@ -129,7 +128,7 @@ function callPaid(
   });
 }
 
-describe.skipIf(onPglite)('a hard budget across two API processes (Postgres + Redis)', () => {
+describe('a hard budget across two API processes (Postgres + Redis)', () => {
   it('refuses on one replica what was spent on the other', async () => {
     // Set on replica B once both run: replica A learns of it by the catalog's NOTIFY.
     const set = await send(replicaB, {
@@ -166,7 +165,7 @@ describe.skipIf(onPglite)('a hard budget across two API processes (Postgres + Re
   });
 });
 
-describe.skipIf(onPglite)('a hard budget on the worker path', () => {
+describe('a hard budget on the worker path', () => {
   it("refuses a key's queued call in the worker once the key's budget is spent", async () => {
     const created = await send(replicaA, {
       method: 'POST',
