@@ -13,6 +13,8 @@ export const POSTGRES_ONLY_FILES: Readonly<Record<string, string>> = {
   'test/integration/calls-bullmq.int.test.ts': 'worker processes share the database',
   'test/integration/catalog-changes.int.test.ts': 'a second API and a worker share the database',
   'test/integration/mcp-replicas.int.test.ts': 'a second API replica shares the database',
+  'test/integration/budgets-replicas.int.test.ts':
+    'two API processes and a worker share the database',
   'test/integration/faults.int.test.ts': 'kills and restarts workers and the API on one database',
   'test/integration/runs-crash.int.test.ts':
     'kills and restarts API and worker processes on one database; runs.int.test.ts covers runs on both',

@@ -68,6 +68,9 @@ import { CatalogSignalRepository } from './catalog-events/catalog-signal.reposit
 import { AccessTokenVerifier } from './oauth/access-token-verifier';
 import { OAuthController } from './oauth/oauth.controller';
 import { OAuthResourceService } from './oauth/oauth-resource.service';
+import { BudgetsController } from './budgets/budgets.controller';
+import { BudgetsRepository } from './budgets/budgets.repository';
+import { BudgetsService } from './budgets/budgets.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
@@ -133,6 +136,7 @@ export class AppModule {
         CallTimelineController,
         SecretsController,
         PricesController,
+        BudgetsController,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
@@ -206,6 +210,8 @@ export class AppModule {
         PricesRepository,
         PricesService,
         PriceBook,
+        BudgetsRepository,
+        BudgetsService,
       ],
     };
   }

@@ -2,6 +2,7 @@ import type { RouteDefinition } from './route/route';
 import { apiKeysRoutes } from './api-keys/api-keys.routes';
 import { approvalsRoutes } from './approvals/approvals.routes';
 import { auditRoutes } from './audit/audit.routes';
+import { budgetsRoutes } from './budgets/budgets.routes';
 import { callTimelineRoutes } from './call-timeline/call-timeline.routes';
 import { callsRoutes } from './calls/calls.routes';
 import { canaryGuardRoutes } from './canary-guard/canary-guard.routes';
@@ -41,6 +42,7 @@ export const routes = {
   ...policiesRoutes,
   ...importsRoutes,
   ...secretsRoutes,
+  ...budgetsRoutes,
   ...auditRoutes,
   ...metricsRoutes,
   ...costRoutes,

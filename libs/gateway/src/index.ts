@@ -66,3 +66,36 @@ export {
   type Tracing,
   type TracingSettings,
 } from './telemetry/tracing';
+export {
+  BUDGET_PERIODS,
+  BUDGET_SCOPES,
+  budgetStateOf,
+  microsToUsd,
+  periodWindow,
+  usdToMicros,
+  type Budget,
+  type BudgetPeriod,
+  type BudgetScope,
+  type BudgetState,
+  type PeriodWindow,
+  type SpendSubject,
+} from './spend/budget';
+export {
+  InMemorySpendCounters,
+  spendCounterKey,
+  type SpendCounters,
+} from './spend/spend-counters';
+export {
+  RedisSpendCounters,
+  type RedisSpendCountersOptions,
+} from './spend/redis-spend-counters';
+export {
+  CallBudgets,
+  budgetRefusal,
+  callCostUsd,
+  withBudgetNote,
+  type BudgetAdmission,
+  type BudgetBreach,
+  type BudgetCaller,
+  type CallBudgetsDeps,
+} from './spend/call-budgets';

@@ -55,6 +55,7 @@ export {
   DEFAULT_CATALOG_MAX_AGE_MS,
   GatewayCatalog,
   toolForTeam,
+  type CatalogBudget,
   type CatalogTool,
   type CatalogVersion,
   type WireNameMatch,

@@ -51,6 +51,7 @@ import {
   deprecationNotice,
   type VersionDeprecation,
 } from '../tools/deprecation-headers';
+import { budgetHeaderOf } from '../budgets/budget-header';
 import {
   ExportSnapshotsRepository,
   type SnapshotVersions,
@@ -468,7 +469,11 @@ export class CallsService {
     const settled = await waiter.until(waitMs);
     const lifecycles = await this.deprecatedLifecycles(settled, resolved);
     const summaries = settled.map((row, index) => summaryOf(row, lifecycles[index] ?? null));
-    const headers = combinedDeprecationHeaders(lifecycles.flatMap((entry) => entry ?? []));
+    const headers = {
+      ...combinedDeprecationHeaders(lifecycles.flatMap((entry) => entry ?? [])),
+      // A spent budget is told beside the results, for apps that read headers, not `_meta`.
+      ...budgetHeaderOf(settled.flatMap((row) => (row.result === null ? [] : [wireResultOf(row)]))),
+    };
     if (!settled.every(isFinal)) {
       return {
         status: 202,

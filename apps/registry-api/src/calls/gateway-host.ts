@@ -8,14 +8,17 @@ import {
 } from '@nestjs/common';
 import { InMemoryRateLimiter, type EngineLogger, type RateLimiter } from '@toolgate/engine';
 import {
+  CallBudgets,
   CallCancellation,
   CallDispatcher,
   CallRunner,
   ClientRelayHub,
+  InMemorySpendCounters,
   InProcessClientRelayChannel,
   OutcomeWriteBehind,
   RedisClientRelayChannel,
   RedisRateLimiter,
+  RedisSpendCounters,
   createGatewayExecutors,
   registryContextFactory,
   withOutcomesWrittenBehind,
@@ -23,6 +26,7 @@ import {
   type ClientRelayChannel,
   type DispatchedCall,
   type EngineDeps,
+  type SpendCounters,
 } from '@toolgate/gateway';
 import {
   BullMqDriver,
@@ -86,6 +90,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
   readonly dispatcher: CallDispatcher;
   /** What upstream MCP servers ask during calls, to the sessions here that made them. */
   readonly clientRelays: ClientRelayHub;
+  /** The spend of teams and keys per period, as the call path counts it (shown with budgets). */
+  readonly spend: SpendCounters;
   private readonly logger = new Logger('Gateway');
   private readonly engineLogger = engineLogger(this.logger);
   private readonly instanceId = `api-${randomUUID().slice(0, 8)}`;
@@ -119,6 +125,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     const url = config.REDIS_URL;
     let rateLimiter: RateLimiter = new InMemoryRateLimiter();
     let relayChannel: ClientRelayChannel = new InProcessClientRelayChannel();
+    let spend: SpendCounters = new InMemorySpendCounters();
     if (url === undefined) {
       this.driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
     } else {
@@ -142,6 +149,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       this.redis = { publisher, subscriber };
       // Inline calls share the fleet's limits.
       rateLimiter = new RedisRateLimiter({ redis: publisher, prefix: this.prefix });
+      // Spend is counted where workers and other replicas count it, so one budget holds fleet-wide.
+      spend = new RedisSpendCounters({ redis: publisher, prefix: this.prefix });
       // Workers run calls whose sessions are here, and calls run here may be another replica's.
       relayChannel = new RedisClientRelayChannel({
         redis: publisher,
@@ -179,6 +188,11 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       secrets: secrets.store,
     });
     const finished = (message: CallFinishedMessage) => this.bus.emit(message);
+    this.spend = spend;
+    const budgets = new CallBudgets({
+      counters: spend,
+      budgetsOf: (teamId) => this.catalog.budgetsOf(teamId),
+    });
     this.clientRelays = new ClientRelayHub(relayChannel, { logger });
     const runner = (calls: CallRepository) =>
       new CallRunner({
@@ -188,6 +202,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
         cancellation: this.cancellation,
         clientRelays: this.clientRelays,
         finished,
+        budgets,
         logger,
       });
     this.writeBehind = new OutcomeWriteBehind(this.calls, { logger });

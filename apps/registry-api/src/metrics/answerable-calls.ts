@@ -1,5 +1,5 @@
 /**
- * Error codes of calls refused before the tool ran (policy, approval, rate limit, cancellation).
+ * Error codes of calls refused before the tool ran (policy, approval, rate limit, budget, cancellation).
  * Such calls say nothing about a tool version's health, so the SLO dashboard and the canary guard
  * both leave them out of success rates and latencies.
  */
@@ -11,6 +11,7 @@ export const REFUSED_BEFORE_RUN_CODES: readonly string[] = [
   'egress_denied',
   'secret_unavailable',
   'rate_limited',
+  'budget_exceeded',
   'cancelled',
 ];
 

@@ -11,12 +11,15 @@ import type {
   ToolResolver,
 } from '@toolgate/engine';
 import {
+  CallBudgets,
   CallCancellation,
   CallRunner,
   ClientRelayHub,
   RedisClientRelayChannel,
   InMemoryCallRepository,
+  InMemorySpendCounters,
   RedisRateLimiter,
+  RedisSpendCounters,
   WatchedCalls,
   createEngineContext,
   createExampleBuiltins,
@@ -28,6 +31,7 @@ import {
   type CallFinishedMessage,
   type CreateEngineContext,
   type EngineDeps,
+  type SpendCounters,
 } from '@toolgate/gateway';
 import {
   BullMqDriver,
@@ -122,6 +126,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
 
   let calls: CallRepository;
   let rateLimiter: RateLimiter;
+  let spend: SpendCounters = new InMemorySpendCounters();
   let driver: QueueDriver;
   let finished: ((message: CallFinishedMessage) => void) | undefined;
   let engineEvents: EventSink | undefined;
@@ -162,6 +167,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       },
     );
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
+    // The API replicas count and read spend on the same counters.
+    spend = new RedisSpendCounters({ redis, prefix: config.QUEUE_PREFIX });
     // What an upstream MCP server asks during a call goes to the API holding the caller's session.
     clientRelays = new ClientRelayHub(
       new RedisClientRelayChannel({ redis, prefix: config.QUEUE_PREFIX, logger }),
@@ -241,6 +248,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     cancellation,
     ...(clientRelays === undefined ? {} : { clientRelays }),
     ...(finished === undefined ? {} : { finished }),
+    // Budgets live in the registry's catalog: a worker without one has none to enforce.
+    ...(catalog === undefined
+      ? {}
+      : {
+          budgets: new CallBudgets({
+            counters: spend,
+            budgetsOf: (teamId) => catalog.budgetsOf(teamId),
+          }),
+        }),
     logger,
   });
   await driver.process((job) => runner.process(job), { concurrency: config.WORKER_CONCURRENCY });

@@ -10,11 +10,15 @@ export const MCP_TRUNCATED_META_KEY = 'dev.toolgate/truncated';
 /**
  * A `CallToolResult` for one result: failures are `isError: true` with the JSON error text (tool
  * errors belong in the result, "not as an MCP protocol-level error response"); object data is
- * `structuredContent` plus, as the spec SHOULDs, its serialized JSON in a text block.
+ * `structuredContent` plus, as the spec SHOULDs, its serialized JSON in a text block. The result's
+ * own `_meta` (the gateway's notes, such as a spent soft budget) is the CallToolResult's `_meta`.
  */
 export function convertResultToMcp(result: ToolResultIR): McpCallToolResult {
-  const meta =
-    result.truncated === undefined ? {} : { _meta: { [MCP_TRUNCATED_META_KEY]: result.truncated } };
+  const fields = {
+    ...result._meta,
+    ...(result.truncated === undefined ? {} : { [MCP_TRUNCATED_META_KEY]: result.truncated }),
+  };
+  const meta = Object.keys(fields).length === 0 ? {} : { _meta: fields };
   if (!result.ok && result.error !== undefined) {
     return {
       content: [{ type: 'text', text: errorToText(result.error) }, ...(result.content ?? [])],

@@ -103,6 +103,24 @@ describe('mcp calls and results', () => {
     ]);
   });
 
+  it("carries the result's own _meta (the gateway's notes) beside the truncation mark", () => {
+    const budget = { state: 'soft_exceeded', scope: 'team', period: 'day' };
+    const [response] = adapter.resultsToWire([
+      {
+        call_id: '8',
+        name: 'get_weather',
+        ok: true,
+        data: { temperature: 3 },
+        truncated: true,
+        _meta: { toolgate: { budget } },
+      },
+    ]);
+    expect(response?.result._meta).toEqual({
+      toolgate: { budget },
+      'dev.toolgate/truncated': true,
+    });
+  });
+
   it('writes errors as isError results with JSON text, and reads JSON-RPC errors as upstream_error', () => {
     const [response] = adapter.resultsToWire([
       {

@@ -40,13 +40,23 @@ export const DEPRECATION_RESPONSE_HEADERS = {
   },
 } as const satisfies RouteResponse['headers'];
 
+/** What an answer with results says besides deprecations: a budget of the caller past a limit. */
+const CALL_RESPONSE_HEADERS = {
+  ...DEPRECATION_RESPONSE_HEADERS,
+  'toolgate-budget': {
+    description:
+      "Present when a call's result notes a budget of the caller's team or key past a limit: `soft_exceeded; scope=team; period=day` (the call ran), or `hard_exceeded; ...` (spent: further calls are refused with `budget_exceeded`); of the worst one when several do. The result's `_meta.toolgate.budget` has the amounts.",
+    schema: z.string().optional(),
+  },
+} as const satisfies RouteResponse['headers'];
+
 const callParams = z.strictObject({ callId: CallIdSchema });
 
 const accepted = {
   description:
     'Some calls are still running or waiting for approval after `wait_ms`: follow each with GET /v1/calls/{callId}/events or GET /v1/calls/{callId}.',
   schema: CallsAcceptedSchema,
-  headers: DEPRECATION_RESPONSE_HEADERS,
+  headers: CALL_RESPONSE_HEADERS,
 } as const satisfies RouteResponse;
 
 const CALL_PROBLEMS_DESCRIPTION =
@@ -98,7 +108,7 @@ export const callsRoutes = {
         description:
           "Every call finished: the results in the provider's wire format, and the calls.",
         schema: CallsCompletedSchema,
-        headers: DEPRECATION_RESPONSE_HEADERS,
+        headers: CALL_RESPONSE_HEADERS,
       },
       202: accepted,
     },
@@ -123,7 +133,7 @@ export const callsRoutes = {
       200: {
         description: 'Every call finished: one ToolResultIR per call, and the calls.',
         schema: IRCallsCompletedSchema,
-        headers: DEPRECATION_RESPONSE_HEADERS,
+        headers: CALL_RESPONSE_HEADERS,
       },
       202: accepted,
     },

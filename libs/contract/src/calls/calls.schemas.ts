@@ -9,7 +9,7 @@ import {
   SubjectHeaderSchema,
   VersionSpecSchema,
 } from '../common/version-selection';
-import { CallCostSchema } from '../cost/cost.schemas';
+import { CallCostSchema } from '../cost/call-cost.schemas';
 import { PartialArgumentStatesSchema } from './partial-states.schemas';
 
 /** Longest a request may wait for its calls; past it the answer is 202 with the call ids. */

@@ -26,6 +26,8 @@ export interface EngineToolResult {
   content?: ContentBlock[];
   error?: EngineError;
   truncated?: boolean;
+  /** The gateway's notes about the call for the app (ToolResultIR `_meta`). */
+  _meta?: Record<string, unknown>;
 }
 
 /** Where a call ended: done, failed, or waiting for a person's approval (not executed). */

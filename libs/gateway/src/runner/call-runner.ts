@@ -27,6 +27,14 @@ import {
 } from '@toolgate/persistence';
 import type { ClientRelayHub } from '../client-relay/client-relay-hub';
 import type { CallFinishedMessage } from '../events/call-events';
+import {
+  budgetRefusal,
+  callCostUsd,
+  withBudgetNote,
+  type BudgetAdmission,
+  type BudgetBreach,
+  type CallBudgets,
+} from '../spend/call-budgets';
 import type { CallCancellation } from './call-cancellation';
 import { callTraceAttributes } from './call-trace-attributes';
 import type { CreateEngineContext } from './engine-context';
@@ -64,6 +72,8 @@ export interface CallRunnerDeps {
   clientRelays?: ClientRelayHub;
   /** Told once a final outcome is stored, with that outcome (waiters and streams need no re-read). */
   finished?: (message: CallFinishedMessage) => void;
+  /** Budgets of teams and keys: calls over a hard one are refused, spend is counted after each call. */
+  budgets?: CallBudgets;
   logger?: EngineLogger;
   now?: () => number;
 }
@@ -93,6 +103,7 @@ export class CallRunner {
   private readonly cancellation: CallCancellation | undefined;
   private readonly clientRelays: ClientRelayHub | undefined;
   private readonly finished: ((message: CallFinishedMessage) => void) | undefined;
+  private readonly budgets: CallBudgets | undefined;
   private readonly logger: EngineLogger;
   private readonly now: () => number;
 
@@ -103,6 +114,7 @@ export class CallRunner {
     this.cancellation = deps.cancellation;
     this.clientRelays = deps.clientRelays;
     this.finished = deps.finished;
+    this.budgets = deps.budgets;
     this.logger = deps.logger ?? silentLogger;
     this.now = deps.now ?? Date.now;
   }
@@ -273,6 +285,8 @@ export class CallRunner {
   }): Promise<ExecuteToolCallResult> {
     const { record, run } = input;
     const callId = record.call.id;
+    const admission = await this.admitBudget(record);
+    if (admission?.kind === 'refused') return this.refuseOverBudget(input, admission.breach);
     const cancellation = this.cancellation?.open(callId);
     const clientRelay = this.clientRelays?.relayFor(record.client_relay);
     const context = this.createContext({
@@ -319,6 +333,9 @@ export class CallRunner {
         ? {}
         : { decision: execution.execution.decision }),
     };
+    // Counted before the outcome is stored, so a spent soft budget is noted in the stored result.
+    const breach = (await this.recordSpend(record, outcome)) ?? admission?.breach;
+    if (breach !== undefined) outcome.result = withBudgetNote(outcome.result, breach);
     const recorded = await this.calls.recordOutcome(callId, { runId: run.run_id, outcome });
     if (!recorded) {
       // Another run took the call over while this one was executing (this worker lost its lock):
@@ -348,6 +365,67 @@ export class CallRunner {
       recovered: input.recovered,
       attempts: outcome.attempts,
     };
+  }
+
+  /** Whether the call's team and key may spend more; budgets that cannot be read let the call run. */
+  private async admitBudget(record: CallRecord): Promise<BudgetAdmission | undefined> {
+    if (this.budgets === undefined) return undefined;
+    try {
+      return await this.budgets.admit(record.caller);
+    } catch (error) {
+      this.logger.warn(
+        { call_id: record.call.id, err: String(error) },
+        'budgets could not be read; the call runs unchecked',
+      );
+      return undefined;
+    }
+  }
+
+  /** Counts the call's cost against its team's and key's budgets; the worst breach after it, if any. */
+  private async recordSpend(
+    record: CallRecord,
+    outcome: CallOutcome,
+  ): Promise<BudgetBreach | undefined> {
+    if (this.budgets === undefined) return undefined;
+    try {
+      return await this.budgets.recordSpend({
+        caller: record.caller,
+        amountUsd: callCostUsd({ record, outcome }),
+      });
+    } catch (error) {
+      this.logger.warn(
+        { call_id: record.call.id, err: String(error) },
+        "the call's spend could not be counted",
+      );
+      return undefined;
+    }
+  }
+
+  /** A call over a hard budget is not run: it fails with `budget_exceeded`, as a rate limit refuses. */
+  private async refuseOverBudget(
+    input: { record: CallRecord; run: CallRun },
+    breach: BudgetBreach,
+  ): Promise<ExecuteToolCallResult> {
+    const { record, run } = input;
+    const outcome: CallOutcome = {
+      status: 'failed',
+      result: budgetRefusal({ call_id: record.call.id, name: record.call.name }, breach),
+      attempts: 0,
+      latency_ms: 0,
+      answered_by: undefined,
+      finished_at: this.now(),
+    };
+    const recorded = await this.calls.recordOutcome(record.call.id, {
+      runId: run.run_id,
+      outcome,
+    });
+    if (!recorded) return this.claimedElsewhere(record.call.id);
+    this.announce(record, outcome);
+    this.logger.info(
+      { call_id: record.call.id, tool: record.tool.name, scope: breach.scope, period: breach.period },
+      'call refused: budget spent',
+    );
+    return { status: 'executed', call_state: 'failed', recovered: false, attempts: 0 };
   }
 
   /**

@@ -102,3 +102,25 @@ describe('GatewayCatalog', () => {
     expect(port.asked).toHaveLength(3);
   });
 });
+
+describe('GatewayCatalog budgets', () => {
+  const budgetRows = [
+    { scope: 'team', subject_id: 't1', period: 'day', soft_usd: 1.5, hard_usd: null },
+    { scope: 'key', subject_id: 'k1', period: 'month', soft_usd: null, hard_usd: 20 },
+  ];
+
+  it("reads a team's budgets once, until the catalog is cleared", async () => {
+    const port = portWith(budgetRows);
+    const catalog = new GatewayCatalog(port);
+    const expected = [
+      { scope: 'team', subjectId: 't1', period: 'day', softUsd: 1.5, hardUsd: null },
+      { scope: 'key', subjectId: 'k1', period: 'month', softUsd: null, hardUsd: 20 },
+    ];
+    expect(await catalog.budgetsOf('t1')).toEqual(expected);
+    expect(await catalog.budgetsOf('t1')).toEqual(expected);
+    expect(port.asked).toEqual(['catalog.budgets']);
+    catalog.invalidate();
+    await catalog.budgetsOf('t1');
+    expect(port.asked).toEqual(['catalog.budgets', 'catalog.budgets']);
+  });
+});

@@ -38,6 +38,16 @@ export interface CatalogTool {
 export type WireNameMatch =
   { kind: 'tool'; tool: CatalogTool } | { kind: 'ambiguous'; tools: CatalogTool[] };
 
+/** A spending limit of a team or one of its API keys, as the call path reads it (the `budgets` table). */
+export interface CatalogBudget {
+  scope: 'team' | 'key';
+  /** The team's id for a team budget, the API key's for a key budget. */
+  subjectId: string;
+  period: 'day' | 'month';
+  softUsd: number | null;
+  hardUsd: number | null;
+}
+
 /** How long an entry may serve without a change notification before it is read again. */
 export const DEFAULT_CATALOG_MAX_AGE_MS = 30_000;
 
@@ -65,6 +75,14 @@ interface PolicyColumns extends Record<string, unknown> {
   revision: number;
 }
 
+interface BudgetColumns extends Record<string, unknown> {
+  scope: 'team' | 'key';
+  subject_id: string;
+  period: 'day' | 'month';
+  soft_usd: number | null;
+  hard_usd: number | null;
+}
+
 // Every team's tools of these names: the cache is shared by all teams and filtered per caller.
 const TOOLS_BY_NAME = sql(
   'catalog.tools_by_name',
@@ -89,6 +107,12 @@ const VERSION = sql(
 const POLICIES = sql(
   'catalog.policies',
   'SELECT id, scope, text, revision FROM policies WHERE active AND scope = ANY($1::text[])',
+);
+
+// A team's own budgets and its keys' (a key budget's row carries the key's team).
+const BUDGETS = sql(
+  'catalog.budgets',
+  'SELECT scope, subject_id, period, soft_usd, hard_usd FROM budgets WHERE team_id = $1',
 );
 
 function toolsOf(rows: readonly ToolVersionColumns[]): Map<string, CatalogTool[]> {
@@ -170,6 +194,7 @@ export class GatewayCatalog {
   private toolsByName = new Map<string, Promise<CatalogTool[]>>();
   private versions = new Map<string, Promise<ToolIR | undefined>>();
   private policies = new Map<string, Promise<PolicyEngine>>();
+  private budgets = new Map<string, Promise<CatalogBudget[]>>();
   // Per provider, built once per load of the catalog (not per call): see `callableByWireName`.
   private wireNameIndexes = new Map<string, Promise<Map<string, string[]>>>();
   private toolNames = new Map<string, Promise<string[]>>();
@@ -193,6 +218,7 @@ export class GatewayCatalog {
     this.toolsByName = new Map();
     this.versions = new Map();
     this.policies = new Map();
+    this.budgets = new Map();
     this.wireNameIndexes = new Map();
     this.toolNames = new Map();
     this.clearedAt = this.now();
@@ -278,6 +304,26 @@ export class GatewayCatalog {
         return row === undefined ? allowAllPolicyEngine : this.engineOf(row);
       });
       this.cache(this.policies, teamId, entry);
+    }
+    return entry;
+  }
+
+  /** The budgets of a team and of its API keys (none: an empty list, cached like any entry). */
+  budgetsOf(teamId: string): Promise<CatalogBudget[]> {
+    this.expireIfOld();
+    let entry = this.budgets.get(teamId);
+    if (entry === undefined) {
+      entry = this.db.query<BudgetColumns>(BUDGETS, [teamId]).then(({ rows }) =>
+        rows.map((row) => ({
+          scope: row.scope,
+          subjectId: row.subject_id,
+          period: row.period,
+          // double precision comes back as a number from pg and PGlite alike.
+          softUsd: row.soft_usd === null ? null : Number(row.soft_usd),
+          hardUsd: row.hard_usd === null ? null : Number(row.hard_usd),
+        })),
+      );
+      this.cache(this.budgets, teamId, entry);
     }
     return entry;
   }

@@ -527,6 +527,24 @@ export const ERROR_CODES = {
     surfaces: ['result'],
     emitters: ['gateway'],
   },
+  budget_exceeded: {
+    summary:
+      "Not run: the hard budget of the call's team or API key for the current UTC day or month is spent; `details` names the budget, its limit, the spend and when it resets.",
+    // The same call succeeds only after `resets_at` or once the budget is raised.
+    retryable: false,
+    surfaces: ['result'],
+    emitters: ['gateway'],
+    details: z.object({
+      scope: z.enum(['team', 'key']),
+      period: z.enum(['day', 'month']),
+      /** The hard limit in US dollars. */
+      limit: z.number(),
+      /** What the team or key has spent in the period, in US dollars. */
+      spent: z.number(),
+      /** When the period ends and its spend starts again from zero (ISO 8601, UTC). */
+      resets_at: z.string(),
+    }),
+  },
 
   // Codes the libraries throw.
   invalid_tool_ir: {

@@ -77,6 +77,11 @@ export const ToolResultIRSchema = z
     error: ToolResultErrorSchema.optional(),
     /** True when the result was cut to fit a budget; the full result stays retrievable. */
     truncated: z.boolean().optional(),
+    /**
+     * Notes from the gateway about the call for the app, beside the result (a spent soft budget at
+     * `_meta.toolgate.budget`); MCP carries them as the CallToolResult's `_meta`.
+     */
+    _meta: z.record(z.string(), z.unknown()).optional(),
   })
   .refine((result) => result.ok || result.error !== undefined, {
     message: 'a failed result (ok: false) must carry an error',
