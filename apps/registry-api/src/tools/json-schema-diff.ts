@@ -34,6 +34,10 @@ const BREAKING: Record<SchemaChangeKind, boolean> = {
   // Only calls the model did not finish are affected; every complete call runs as before.
   cut_argument_repair_enabled: false,
   cut_argument_repair_disabled: false,
+  // A cache changes when a readonly answer is computed, never what a call may send.
+  cache_added: false,
+  cache_removed: false,
+  cache_changed: false,
 };
 
 // Lower bounds: raising them rejects inputs that were valid. Upper bounds: lowering them does.

@@ -72,4 +72,14 @@ describe('diffToolInputs', () => {
     expect(kinds(repairing, repairing)).toEqual([]);
     expect(kinds(jsonTool, { ...jsonTool, repair_cut_arguments: false })).toEqual([]);
   });
+
+  it('lists a result cache added, removed or retuned as a non-breaking change', () => {
+    const cached = { ...jsonTool, cache: { ttl_ms: 1000 } };
+    expect(kinds(jsonTool, cached)).toEqual([['cache_added', false]]);
+    expect(kinds(cached, jsonTool)).toEqual([['cache_removed', false]]);
+    expect(kinds(cached, { ...jsonTool, cache: { ttl_ms: 1000, scope: 'team' } })).toEqual([]);
+    expect(kinds(cached, { ...jsonTool, cache: { ttl_ms: 1000, scope: 'shared' } })).toEqual([
+      ['cache_changed', false],
+    ]);
+  });
 });

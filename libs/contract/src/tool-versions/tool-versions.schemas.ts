@@ -235,6 +235,9 @@ export const SchemaChangeKindSchema = z.enum([
   'grammar_changed',
   'cut_argument_repair_enabled',
   'cut_argument_repair_disabled',
+  'cache_added',
+  'cache_removed',
+  'cache_changed',
 ]);
 export type SchemaChangeKind = z.infer<typeof SchemaChangeKindSchema>;
 
