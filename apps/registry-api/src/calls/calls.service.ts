@@ -93,6 +93,8 @@ export interface SubmitCallsInput {
   partialStates?: Readonly<Record<string, PartialArgumentStates>> | undefined;
   /** The MCP session the calls come from, whose client can answer what their upstream asks. */
   clientRelay?: ClientRelayTarget;
+  /** `refresh`: the caller asked for fresh results (`Cache-Control: no-cache`); cached tools execute. */
+  cache?: 'refresh' | undefined;
 }
 
 /**
@@ -127,6 +129,7 @@ export function callToDto(row: CallRow): Call {
     error_code: row.errorCode,
     attempts: row.attempts,
     answered_by: row.answeredBy,
+    cache_age_ms: row.cacheAgeMs,
     latency_ms: row.latencyMs,
     decision:
       row.decisionEffect === null
@@ -435,8 +438,14 @@ export class CallsService {
       if (cutOutcomes[index]?.kind === 'not_repaired') return [];
       return row !== undefined && recorded.inserted.has(row.id) ? [{ row, tool: entry.ir }] : [];
     });
-    if (inline) this.gateway.runInline(fresh);
-    else this.gateway.dispatch(fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })));
+    const cache = input.cache === undefined ? {} : { cache: input.cache };
+    if (inline) this.gateway.runInline(fresh, cache);
+    else {
+      this.gateway.dispatch(
+        fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })),
+        cache,
+      );
+    }
     const waitMs = Math.min(input.waitMs ?? this.options.defaultWaitMs, this.options.maxWaitMs);
     const settled = await waiter.until(waitMs);
     const lifecycles = await this.deprecatedLifecycles(settled, resolved);

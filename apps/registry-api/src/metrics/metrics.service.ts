@@ -13,6 +13,7 @@ export class MetricsService {
    * Success rate, latency, error codes and approvals over a window, with the three SLOs judged.
    * Rates and latencies count only calls the tool answers for (finished, not refused before it
    * ran); error codes count every failed call, refusals included, so the dashboard shows them.
+   * Calls the result cache answered are counted apart (`cached`) and in neither.
    */
   async slo(principal: Principal, query: SloQuery, now = new Date()): Promise<SloReport> {
     const range = windowRange(query.window, now);
@@ -40,6 +41,7 @@ export class MetricsService {
           calls: figures?.calls ?? 0,
           succeeded: figures?.succeeded ?? 0,
           failed: figures === undefined ? 0 : figures.calls - figures.succeeded,
+          cached: figures?.cached ?? 0,
           p50_ms: figures?.p50Ms ?? null,
           p95_ms: figures?.p95Ms ?? null,
         };
@@ -48,6 +50,7 @@ export class MetricsService {
         tool: tool.tool,
         tool_id: tool.toolId,
         calls: tool.calls,
+        cached: tool.cached,
         success_rate: ratio(tool.succeeded, tool.calls),
         p50_ms: tool.p50Ms,
         p95_ms: tool.p95Ms,

@@ -847,8 +847,14 @@ describe('executeCall: result cache', () => {
 
   it('misses after a release change (another generation)', async () => {
     const { context, runs } = cachedHarness();
-    await executeCall(callOf('weather', { city: 'Oslo' }), { ...context, cacheGeneration: 'a' });
-    await executeCall(callOf('weather', { city: 'Oslo' }), { ...context, cacheGeneration: 'b' });
+    await executeCall(callOf('weather', { city: 'Oslo' }), {
+      ...context,
+      cacheGeneration: () => Promise.resolve('a'),
+    });
+    await executeCall(callOf('weather', { city: 'Oslo' }), {
+      ...context,
+      cacheGeneration: () => Promise.resolve('b'),
+    });
     expect(runs()).toBe(2);
   });
 

@@ -538,11 +538,12 @@ async function runThroughCache(
     span.end();
   };
   try {
+    const generation = (await runtime.context.cacheGeneration?.(tool)) ?? 'none';
     const outcome = await cache.through(
       {
         key: resultCacheKey({
           tool,
-          generation: runtime.context.cacheGeneration ?? 'none',
+          generation,
           team: (runtime.context.caller ?? ANONYMOUS_CALLER).team,
           args,
         }),

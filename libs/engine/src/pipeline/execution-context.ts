@@ -31,10 +31,11 @@ export interface ExecutionContext {
   /** Answers calls of versions that declare `cache` from stored results; without one every call executes. */
   resultCache?: ResultCache;
   /**
-   * The release generation the call's version was served under (the host's view of the tool's
-   * release), part of the cache key so a release change misses; `none` when absent.
+   * The release generation of a cached tool (the host's view of its release: stable, canary and
+   * share), part of the cache key so a release change misses; `none` when absent. Asked only for
+   * versions that declare a cache.
    */
-  cacheGeneration?: string;
+  cacheGeneration?: (tool: ToolIR) => Promise<string>;
   /** `refresh`: the caller asked for a fresh answer (`Cache-Control: no-cache`), stored for the next. */
   cacheMode?: 'use' | 'refresh';
   /** Keeps full results of truncated calls; without one they are not retrievable. */

@@ -29,6 +29,7 @@ const CALL: Call = {
   error_code: null,
   attempts: 1,
   answered_by: 'get_forecast',
+  cache_age_ms: null,
   latency_ms: 12,
   decision: null,
   input_check: null,
