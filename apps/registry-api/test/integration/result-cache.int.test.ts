@@ -2,7 +2,6 @@
 // upstream counts how often the gateway really executed a cached tool's calls.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTeam,
@@ -23,6 +22,23 @@ interface CountingUpstream {
   delayMs: number;
 }
 
+// Test servers keep to the port range this development machine gives the result-cache work.
+const PORT_RANGE = { low: 43000, high: 43999 };
+
+async function listenInRange(server: Server): Promise<number> {
+  const size = PORT_RANGE.high - PORT_RANGE.low + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let offset = 0; offset < size; offset += 1) {
+    const port = PORT_RANGE.low + ((start + offset) % size);
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.low}-${PORT_RANGE.high}`);
+}
+
 async function countingUpstream(): Promise<CountingUpstream> {
   const upstream = { executions: new Map<string, number>(), delayMs: 0 } as CountingUpstream;
   upstream.server = createServer((request, response) => {
@@ -35,8 +51,7 @@ async function countingUpstream(): Promise<CountingUpstream> {
       response.end(JSON.stringify({ path, execution: count }));
     }, upstream.delayMs);
   });
-  await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
-  upstream.url = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
+  upstream.url = `http://127.0.0.1:${await listenInRange(upstream.server)}`;
   return upstream;
 }
 

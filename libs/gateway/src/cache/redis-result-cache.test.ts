@@ -2,7 +2,6 @@
 // upstream counts the executions that really happened.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ExecutorRegistry, ResultCache, createHttpExecutor } from '@toolgate/engine';
 import { JobName } from '@toolgate/persistence';
 import {
@@ -28,6 +27,23 @@ let failNext = false;
 const prefix = createTestPrefix();
 const connections: Redis[] = [];
 
+// Test servers keep to the port range this development machine gives the result-cache work.
+const PORT_RANGE = { low: 43000, high: 43999 };
+
+async function listenInRange(server: Server): Promise<number> {
+  const size = PORT_RANGE.high - PORT_RANGE.low + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let offset = 0; offset < size; offset += 1) {
+    const port = PORT_RANGE.low + ((start + offset) % size);
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.low}-${PORT_RANGE.high}`);
+}
+
 beforeAll(async () => {
   upstream = createServer((_request, response) => {
     executions += 1;
@@ -38,8 +54,7 @@ beforeAll(async () => {
       response.end(JSON.stringify({ execution: executions }));
     }, 300);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstreamUrl = `http://127.0.0.1:${await listenInRange(upstream)}`;
 });
 
 afterAll(async () => {
