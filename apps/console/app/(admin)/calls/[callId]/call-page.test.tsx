@@ -3,6 +3,7 @@ import type { Call } from '@toolgate/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatMs } from '../../../lib/format';
 import { respond, stubFetch } from '../../../lib/testing/stub-fetch';
 import CallPage from './page';
 
@@ -90,6 +91,18 @@ describe('the call page', () => {
     showCall({ ...CALL, partial_states: { ...GROWN, truncated: true } });
     await screen.findByRole('slider', { name: 'Moment of the stream' });
     expect(screen.getByText(/went on past what a call may record/)).toBeTruthy();
+  });
+
+  it('badges a call the result cache answered, with the age of the result', async () => {
+    showCall({ ...CALL, answered_by: 'cache', cache_age_ms: 1500, attempts: 0 });
+    const badge = await screen.findByText(/from cache/);
+    expect(badge.textContent).toBe(`from cache · ${formatMs(1500)} old`);
+  });
+
+  it('shows no cache badge on a call that executed', async () => {
+    showCall(CALL);
+    await screen.findByText('get_forecast');
+    expect(screen.queryByText(/from cache/)).toBeNull();
   });
 
   it('shows no replay for a call posted without partial states', async () => {
