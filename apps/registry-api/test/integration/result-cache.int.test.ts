@@ -2,6 +2,8 @@
 // upstream counts how often the gateway really executed a cached tool's calls.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTeam,
@@ -225,6 +227,40 @@ describe('result cache', () => {
       expect(new Set(results.map((result) => result.data.execution))).toEqual(new Set([1]));
     } finally {
       upstream.delayMs = 0;
+    }
+  });
+
+  it('bypasses the lookup for an MCP tools/call whose _meta asks for no-cache', async () => {
+    const tool = await cachedTool({ cache: { ttl_ms: 60_000 } });
+    // The MCP SDK client speaks HTTP: the app listens on a port of this work's range.
+    let port = 0;
+    for (let attempt = 0; port === 0 && attempt < 50; attempt += 1) {
+      const candidate = PORT_RANGE.low + Math.floor(Math.random() * 1000);
+      port = await api.app.listen({ port: candidate, host: '127.0.0.1' }).then(
+        () => candidate,
+        () => 0,
+      );
+    }
+    const client = new Client({ name: 'toolgate-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${team.key}` } },
+      }),
+    );
+    try {
+      const args = { city: 'Oslo' };
+      await client.callTool({ name: tool.name, arguments: args });
+      await client.callTool({ name: tool.name, arguments: args });
+      expect(upstream.executions.get(tool.path)).toBe(1);
+      const fresh = await client.callTool({
+        name: tool.name,
+        arguments: args,
+        _meta: { 'toolgate/cache_control': 'no-cache' },
+      });
+      expect(fresh.isError ?? false).toBe(false);
+      expect(upstream.executions.get(tool.path)).toBe(2);
+    } finally {
+      await client.close();
     }
   });
 
