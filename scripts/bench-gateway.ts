@@ -15,6 +15,9 @@
  *   inline    the same API and request for `bench_noop_inline` (constraints.execution 'inline'):
  *             the API runs the call itself, with no queue hop
  *   embedded  the gateway's request and tool on the embedded API (PGlite + in-process queue)
+ *   cached    the gateway's request for `bench_cached` (queued, declaring a result cache) with the
+ *             same arguments every time: after the first, each call is a cache hit end to end
+ *             (API -> BullMQ -> worker -> Redis cache -> Postgres -> 200), the tool never runs
  *   bullmq    raw BullMQ: Queue.add of a no-op job -> Worker -> waitUntilFinished
  *   engine    a direct in-process executeCall of `bench_noop`
  *
@@ -54,7 +57,7 @@ const QUEUED_CONSTRAINTS = { timeout_ms: 5000, execution: 'queued' } as const;
 /** `bench_noop_inline` (inline): the API runs the call in its own process, with no queue hop. */
 const INLINE_CONSTRAINTS = { timeout_ms: 5000, execution: 'inline' } as const;
 
-type TargetName = 'gateway' | 'inline' | 'embedded' | 'bullmq' | 'engine';
+type TargetName = 'gateway' | 'inline' | 'embedded' | 'cached' | 'bullmq' | 'engine';
 
 interface Measurement {
   calls: number;
@@ -176,7 +179,11 @@ async function seedTeam(base: string, adminKey: string): Promise<string> {
 async function publishNoop(
   base: string,
   key: string,
-  tool: { name: string; constraints: typeof QUEUED_CONSTRAINTS | typeof INLINE_CONSTRAINTS },
+  tool: {
+    name: string;
+    constraints: typeof QUEUED_CONSTRAINTS | typeof INLINE_CONSTRAINTS;
+    cache?: { ttl_ms: number };
+  },
 ): Promise<ToolIR> {
   const created = (
     await apiCall(base, key, { method: 'POST', path: '/v1/tools', body: { name: tool.name } })
@@ -190,6 +197,7 @@ async function publishNoop(
     parameters: { type: 'object', properties: { n: { type: 'integer' } } },
     behavior: { readonly: true, destructive: false, idempotent: true },
     constraints: tool.constraints,
+    ...(tool.cache === undefined ? {} : { cache: tool.cache }),
     protocol_meta: { toolgate: { executor: { kind: 'builtin', handler: 'toolgate.echo' } } },
   };
   await apiCall(base, key, {
@@ -517,6 +525,11 @@ async function main(cleanup: Cleanup): Promise<void> {
     name: 'bench_noop_inline',
     constraints: INLINE_CONSTRAINTS,
   });
+  const cachedTool = await publishNoop(base, key, {
+    name: 'bench_cached',
+    constraints: QUEUED_CONSTRAINTS,
+    cache: { ttl_ms: 3_600_000 },
+  });
   const embeddedKey = await seedTeam(embeddedBase, embeddedAdminKey);
   await publishNoop(embeddedBase, embeddedKey, {
     name: 'bench_noop',
@@ -525,12 +538,20 @@ async function main(cleanup: Cleanup): Promise<void> {
 
   let sequence = 0;
   const callOf =
-    (target: { base: string; key: string; tool: string }) => async (): Promise<void> => {
+    (target: { base: string; key: string; tool: string; sameArguments?: boolean }) =>
+    async (): Promise<void> => {
       sequence += 1;
       const response = await apiRequest(target.base, target.key, {
         method: 'POST',
         path: `/v1/calls/ir?wait_ms=10000&conversation_id=bench-${suffix}-${sequence}`,
-        body: [{ id: `bench_${sequence}`, name: target.tool, arguments: { n: sequence } }],
+        body: [
+          {
+            id: `bench_${sequence}`,
+            name: target.tool,
+            // The cached target asks the same thing every time, so every call after the first hits.
+            arguments: { n: target.sameArguments === true ? 0 : sequence },
+          },
+        ],
       });
       const results = (response.body as { results?: Array<{ ok?: boolean }> } | undefined)?.results;
       // A failed tool is a 200 too: only a call that ran the tool counts.
@@ -540,6 +561,7 @@ async function main(cleanup: Cleanup): Promise<void> {
   const gatewayCall = callOf({ base, key, tool: tool.name });
   const inlineCall = callOf({ base, key, tool: inlineTool.name });
   const embeddedCall = callOf({ base: embeddedBase, key: embeddedKey, tool: 'bench_noop' });
+  const cachedCall = callOf({ base, key, tool: cachedTool.name, sameArguments: true });
   // The worker is ready once a call comes back; this also warms the API and the worker. A call no
   // worker has taken answers 202 after wait_ms, so the last attempt ends about 70 s from now.
   const workerDeadline = performance.now() + 60_000;
@@ -560,6 +582,8 @@ async function main(cleanup: Cleanup): Promise<void> {
   // One call of each of the other two shows they work before they are timed.
   await fleet.guard(inlineCall());
   await fleet.guard(embeddedCall());
+  // The first cached call executes and stores the entry; the timed ones are hits.
+  await fleet.guard(cachedCall());
   await rawEvents.waitUntilReady();
   await rawWorker.waitUntilReady();
   const rawCall = async (): Promise<void> => {
@@ -608,6 +632,14 @@ async function main(cleanup: Cleanup): Promise<void> {
       ],
     },
     { name: 'embedded', once: embeddedCall, processes: [{ name: 'API', pid: embedded.pid }] },
+    {
+      name: 'cached',
+      once: cachedCall,
+      processes: [
+        { name: 'API', pid: api.pid },
+        { name: 'worker', pid: worker.pid },
+      ],
+    },
     { name: 'bullmq', once: rawCall, processes: [] },
     { name: 'engine', once: engineCall, processes: [] },
   ];

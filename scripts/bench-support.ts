@@ -7,12 +7,32 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 
-/** A TCP port nothing listens on right now, for a server the bench starts. */
+/**
+ * A TCP port nothing listens on right now, for a server the bench starts: any free port, or one
+ * of `BENCH_PORTS` (`43000-43999`) on a machine where each user keeps to a range.
+ */
 export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env['BENCH_PORTS'] ?? '');
+  if (range === null) return listenOn(0);
+  const low = Number(range[1]);
+  const high = Number(range[2]);
+  const start = low + Math.floor(Math.random() * (high - low + 1));
+  for (let offset = 0; offset <= high - low; offset += 1) {
+    const port = low + ((start - low + offset) % (high - low + 1));
+    try {
+      return await listenOn(port);
+    } catch {
+      // taken: try the next one
+    }
+  }
+  throw new Error(`no free port in BENCH_PORTS ${range[0]}`);
+}
+
+function listenOn(wanted: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(wanted, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       server.close(() => resolve(port));

@@ -102,6 +102,19 @@ export type {
 export { InMemoryRateLimiter } from './rate-limit/in-memory-rate-limiter';
 
 export {
+  ResultCache,
+  resultCacheKey,
+  type ResultCacheRequest,
+  type ResultCacheOutcome,
+  type CacheableExecution,
+} from './cache/result-cache';
+export type { CachedResult, ResultCacheStore } from './cache/result-cache-store';
+export {
+  InMemoryResultCacheStore,
+  DEFAULT_IN_MEMORY_CACHE_LIMITS,
+} from './cache/in-memory-result-cache-store';
+
+export {
   DEFAULT_RETRY_OPTIONS,
   backoffCap,
   retryDelay,

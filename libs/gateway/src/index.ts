@@ -51,6 +51,11 @@ export {
   type WriteBehindOptions,
 } from './inline/outcome-write-behind';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './rate-limit/redis-rate-limiter';
+export {
+  RedisResultCacheStore,
+  DEFAULT_REDIS_CACHE_MAX_ENTRY_BYTES,
+  type RedisResultCacheStoreOptions,
+} from './cache/redis-result-cache-store';
 export { LuaScript } from './rate-limit/lua-script';
 export {
   MAX_SLEEP_MS,

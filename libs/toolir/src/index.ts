@@ -45,9 +45,12 @@ export {
   RateLimitSchema,
   ToolGrammarSchema,
   ToolInputFormatSchema,
+  ToolCacheSchema,
   MAX_GRAMMAR_LENGTH,
+  MAX_CACHE_TTL_MS,
   type ToolGrammar,
   type ToolInputFormat,
+  type ToolCache,
   type ToolIR,
   type ToolIRInput,
   type JsonSchema,
@@ -56,6 +59,7 @@ export {
   type ToolDependencies,
 } from './ir/tool-ir';
 export { runsInline } from './execution/runs-inline';
+export { cacheKeyArguments } from './execution/cache-key-arguments';
 export {
   TEXT_INPUT_PROPERTY,
   textInputParameters,

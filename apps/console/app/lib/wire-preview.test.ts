@@ -17,6 +17,7 @@ function call(fields: Partial<Call>): Call {
     error_code: null,
     attempts: 1,
     answered_by: 'db.drop',
+    cache_age_ms: null,
     latency_ms: 12,
     decision: null,
     input_check: null,

@@ -22,6 +22,7 @@ export type TimelineCall = Pick<
   | 'latencyMs'
   | 'attempts'
   | 'answeredBy'
+  | 'cacheAgeMs'
   | 'runs'
 > & {
   approval: Pick<

@@ -19,6 +19,7 @@ function call(fields: Partial<TimelineCall> = {}): TimelineCall {
     errorCode: null,
     attempts: 1,
     answeredBy: 'search',
+    cacheAgeMs: null,
     latencyMs: 100,
     createdAt: at(0),
     startedAt: at(1),

@@ -155,7 +155,8 @@ export function buildCallTimeline(call: TimelineCall, now: Date = new Date()): C
   }
   const finishedAt = call.finishedAt;
   if (finishedAt !== null) {
-    if (call.answeredBy !== null && call.answeredBy !== call.toolName) {
+    // A cache answer names no fallback: the version's own result was served from the cache.
+    if (call.answeredBy !== null && call.answeredBy !== call.toolName && call.cacheAgeMs === null) {
       events.push({
         at: finishedAt,
         type: 'fallback',

@@ -1,5 +1,5 @@
 import { Controller, Inject, Res } from '@nestjs/common';
-import { routes, type RouteInput } from '@toolgate/contract';
+import { requestsFreshResult, routes, type RouteInput } from '@toolgate/contract';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
@@ -7,6 +7,11 @@ import { Endpoint } from '../contract/endpoint.decorator';
 import { Input } from '../contract/route-input.decorator';
 import { CallEventsService } from './call-events.service';
 import { CallsService } from './calls.service';
+
+/** `Cache-Control: no-cache` on the request: cached tools execute and refresh their entries. */
+function freshness(cacheControl: string | undefined): { cache?: 'refresh' } {
+  return requestsFreshResult(cacheControl) ? { cache: 'refresh' } : {};
+}
 
 @Controller()
 export class CallsController {
@@ -31,6 +36,7 @@ export class CallsController {
       synthesizedIds: parsed.synthesizedIds,
       partialStates: input.body.partial_states,
       usage: parsed.usage,
+      ...freshness(input.headers['cache-control']),
       versions: {
         subject: input.headers['x-toolgate-subject'],
         snapshot: input.body.snapshot,
@@ -53,6 +59,7 @@ export class CallsController {
       conversationId: input.query.conversation_id,
       waitMs: input.query.wait_ms,
       idempotencyKey: input.headers['idempotency-key'],
+      ...freshness(input.headers['cache-control']),
       versions: { subject: input.headers['x-toolgate-subject'], snapshot: input.query.snapshot },
     });
     // Deprecation / Sunset / Link when a deprecated version served a call, as exports send them.

@@ -102,6 +102,8 @@ export interface SubmitCallsInput {
   usage?: TurnUsage | undefined;
   /** The run step the calls make up (a run's turn or plan step); each call record links to it. */
   runStepId?: string | undefined;
+  /** `refresh`: the caller asked for fresh results (`Cache-Control: no-cache`); cached tools execute. */
+  cache?: 'refresh' | undefined;
 }
 
 /**
@@ -136,6 +138,7 @@ export function callToDto(row: CallRow): Call {
     error_code: row.errorCode,
     attempts: row.attempts,
     answered_by: row.answeredBy,
+    cache_age_ms: row.cacheAgeMs,
     latency_ms: row.latencyMs,
     decision:
       row.decisionEffect === null
@@ -463,8 +466,14 @@ export class CallsService {
       if (cutOutcomes[index]?.kind === 'not_repaired') return [];
       return row !== undefined && recorded.inserted.has(row.id) ? [{ row, tool: entry.ir }] : [];
     });
-    if (inline) this.gateway.runInline(fresh);
-    else this.gateway.dispatch(fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })));
+    const cache = input.cache === undefined ? {} : { cache: input.cache };
+    if (inline) this.gateway.runInline(fresh, cache);
+    else {
+      this.gateway.dispatch(
+        fresh.map(({ row, tool }) => ({ call: engineCallOf(row), tool })),
+        cache,
+      );
+    }
     const waitMs = Math.min(input.waitMs ?? this.options.defaultWaitMs, this.options.maxWaitMs);
     const settled = await waiter.until(waitMs);
     const lifecycles = await this.deprecatedLifecycles(settled, resolved);

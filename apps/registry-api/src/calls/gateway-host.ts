@@ -6,7 +6,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InMemoryRateLimiter, type EngineLogger, type RateLimiter } from '@toolgate/engine';
+import {
+  InMemoryRateLimiter,
+  InMemoryResultCacheStore,
+  ResultCache,
+  type EngineLogger,
+  type RateLimiter,
+  type ResultCacheStore,
+} from '@toolgate/engine';
 import {
   CallBudgets,
   CallCancellation,
@@ -19,6 +26,7 @@ import {
   RedisClientRelayChannel,
   RedisRateLimiter,
   RedisSpendCounters,
+  RedisResultCacheStore,
   createGatewayExecutors,
   registryContextFactory,
   withOutcomesWrittenBehind,
@@ -126,6 +134,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
     let rateLimiter: RateLimiter = new InMemoryRateLimiter();
     let relayChannel: ClientRelayChannel = new InProcessClientRelayChannel();
     let spend: SpendCounters = new InMemorySpendCounters();
+    let resultCacheStore: ResultCacheStore = new InMemoryResultCacheStore();
     if (url === undefined) {
       this.driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
     } else {
@@ -151,6 +160,8 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
       rateLimiter = new RedisRateLimiter({ redis: publisher, prefix: this.prefix });
       // Spend is counted where workers and other replicas count it, so one budget holds fleet-wide.
       spend = new RedisSpendCounters({ redis: publisher, prefix: this.prefix });
+      // Cached results are shared with the workers and the other replicas.
+      resultCacheStore = new RedisResultCacheStore({ redis: publisher, prefix: this.prefix });
       // Workers run calls whose sessions are here, and calls run here may be another replica's.
       relayChannel = new RedisClientRelayChannel({
         redis: publisher,
@@ -172,6 +183,7 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
         egress: options.egress,
       }),
       rateLimiter,
+      resultCache: new ResultCache(resultCacheStore, { logger }),
       logger,
       traceContent: options.traceContent,
       // Events of calls run here: `finished` is announced by the runner once the outcome is stored.
@@ -282,22 +294,27 @@ export class GatewayHost implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Runs calls recorded already claimed by this process, with no queue hop; returns at once. */
-  runInline(calls: ReadonlyArray<{ row: CallRow; tool: ToolIR }>): void {
+  runInline(
+    calls: ReadonlyArray<{ row: CallRow; tool: ToolIR }>,
+    options: { cache?: 'refresh' } = {},
+  ): void {
     for (const { row, tool } of calls) {
       const record = recordOfRow(row, tool);
       const run = record.run;
       if (run === undefined) continue;
-      const running = this.inlineRunner.runClaimed({ record, run }).catch((error: unknown) => {
-        this.logger.error(`running inline call ${row.id} failed: ${String(error)}`);
-      });
+      const running = this.inlineRunner
+        .runClaimed({ record, run, ...options })
+        .catch((error: unknown) => {
+          this.logger.error(`running inline call ${row.id} failed: ${String(error)}`);
+        });
       this.inlineRuns.add(running);
       void running.finally(() => this.inlineRuns.delete(running));
     }
   }
 
   /** Enqueues a turn's new calls; a failed enqueue leaves them queued for the start-up recovery. */
-  dispatch(calls: readonly DispatchedCall[]): void {
-    this.dispatcher.dispatchTurn(calls).catch((error: unknown) => {
+  dispatch(calls: readonly DispatchedCall[], options: { cache?: 'refresh' } = {}): void {
+    this.dispatcher.dispatchTurn(calls, options).catch((error: unknown) => {
       this.logger.error(`enqueueing calls failed: ${String(error)}`);
     });
   }

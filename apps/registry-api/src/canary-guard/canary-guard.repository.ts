@@ -105,6 +105,7 @@ export class CanaryGuardRepository {
          AND created_at >= ${since}
          AND status = ANY(${toArrayLiteral([...ANSWERED_STATUSES])}::call_status[])
          AND (error_code IS NULL OR error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[]))
+         AND cache_age_ms IS NULL
        GROUP BY tool_version`;
     return new Map(
       rows.map((row) => [

@@ -37,6 +37,8 @@ export interface McpCallContext {
   signal: AbortSignal;
   conversationId: string | undefined;
   idempotencyKey: string | undefined;
+  /** `refresh` when `_meta["toolgate/cache_control"]` asks for a fresh answer (`no-cache`). */
+  cache?: 'refresh' | undefined;
   /** How long a call held for approval may wait for a person before the answer names the approval. */
   approvalWaitMs: number;
   /** Present when the client asked for progress (sent a `progressToken`). */
@@ -112,6 +114,7 @@ export class McpCallsService {
         conversationId: context.conversationId,
         waitMs: 0,
         idempotencyKey: context.idempotencyKey,
+        cache: context.cache,
         ...(context.relay === undefined ? {} : { clientRelay: context.relay.target }),
       });
       const [summary] = submitted.body.calls;

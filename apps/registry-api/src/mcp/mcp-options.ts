@@ -19,6 +19,8 @@ export const MCP_META = {
   callId: 'toolgate/call_id',
   approvalId: 'toolgate/approval_id',
   deprecation: 'toolgate/deprecation',
+  /** A `Cache-Control` value for the call, as the REST header: `no-cache` skips the result cache. */
+  cacheControl: 'toolgate/cache_control',
 } as const;
 
 /** `_meta` key by which a `tools/call` asks to wait for a pending approval, in ms. */

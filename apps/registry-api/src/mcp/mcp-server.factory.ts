@@ -11,6 +11,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  requestsFreshResult,
   DEFAULT_SEARCH_TOOL_RESULTS,
   SEARCH_TOOL_NAME,
   type McpPostQuery,
@@ -33,6 +34,7 @@ const INSTRUCTIONS =
   `configured to, or as _meta["${MCP_APPROVAL_WAIT_META}"] asks, and otherwise returns an ` +
   'error result naming the approval a person must decide.';
 const ApprovalWaitSchema = z.number().int().min(0).max(MAX_WAIT_MS).optional();
+const CacheControlMetaSchema = z.string().max(1024).optional();
 
 /** Who one MCP request runs for, worked out from its HTTP request before the server is built. */
 export interface McpCaller {
@@ -108,6 +110,13 @@ export class McpServerFactory {
           `_meta["${MCP_META.idempotencyKey}"] must be 1-255 visible ASCII characters.`,
         );
       }
+      const cacheControl = CacheControlMetaSchema.safeParse(meta?.[MCP_META.cacheControl]);
+      if (!cacheControl.success) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `_meta["${MCP_META.cacheControl}"] must be a Cache-Control value such as "no-cache".`,
+        );
+      }
       const approvalWait = ApprovalWaitSchema.safeParse(meta?.[MCP_APPROVAL_WAIT_META]);
       if (!approvalWait.success) {
         throw new McpError(
@@ -133,6 +142,7 @@ export class McpServerFactory {
           tracked === undefined ? extra.signal : AbortSignal.any([extra.signal, tracked.signal]),
         conversationId: caller.conversationId,
         idempotencyKey: key.data,
+        ...(requestsFreshResult(cacheControl.data) ? { cache: 'refresh' as const } : {}),
         approvalWaitMs: approvalWait.data ?? this.options.approvalWaitMs,
         ...(sessionId === undefined
           ? {}

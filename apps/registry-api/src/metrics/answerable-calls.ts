@@ -15,5 +15,8 @@ export const REFUSED_BEFORE_RUN_CODES: readonly string[] = [
   'cancelled',
 ];
 
-/** Call statuses with an outcome of the tool's making. */
+/**
+ * Call statuses with an outcome of the tool's making. Calls the result cache answered
+ * (`cache_age_ms` set) are left out of rates and latencies beside these: they did not execute.
+ */
 export const ANSWERED_STATUSES: readonly string[] = ['succeeded', 'failed', 'outcome_unknown'];

@@ -36,6 +36,8 @@ export interface ToolBucketCounts {
 export interface LatencyFigures {
   calls: number;
   succeeded: number;
+  /** Calls the result cache answered: counted apart, never in `calls`. */
+  cached: number;
   p50Ms: number | null;
   p95Ms: number | null;
 }
@@ -74,11 +76,13 @@ export interface TotalFigures extends LatencyFigures {
   destructiveApproved: number;
 }
 
-// Calls the tool answers for: finished, and not refused before it ran (policy, approval, rate
-// limit, cancellation) — the same rule the canary guard judges versions by.
+// Calls the tool answers for: finished, executed (a cache answer says nothing of the tool's
+// health or speed, so it would flatter both) and not refused before it ran (policy, approval,
+// rate limit, cancellation) — the same rule the canary guard judges versions by.
 // Arrays go as array literals: PGlite's Prisma adapter sends a JS array as `a,b`, which Postgres refuses.
 const ANSWERABLE = Prisma.sql`(c.status = ANY(${toArrayLiteral([...ANSWERED_STATUSES])}::call_status[])
-  AND (c.error_code IS NULL OR c.error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[])))`;
+  AND (c.error_code IS NULL OR c.error_code <> ALL(${toArrayLiteral([...REFUSED_BEFORE_RUN_CODES])}::text[]))
+  AND c.cache_age_ms IS NULL)`;
 
 // A call counts as destructive when the version it ran declares `behavior.destructive`.
 const DESTRUCTIVE = Prisma.sql`COALESCE((v.ir -> 'behavior' ->> 'destructive')::boolean, false)`;
@@ -89,7 +93,8 @@ const LATENCY = Prisma.sql`
   (percentile_cont(0.95) WITHIN GROUP (ORDER BY c.latency_ms)
      FILTER (WHERE ${ANSWERABLE} AND c.latency_ms IS NOT NULL))::float8 AS p95_ms,
   (count(*) FILTER (WHERE ${ANSWERABLE}))::int AS calls,
-  (count(*) FILTER (WHERE ${ANSWERABLE} AND c.status = 'succeeded'))::int AS succeeded`;
+  (count(*) FILTER (WHERE ${ANSWERABLE} AND c.status = 'succeeded'))::int AS succeeded,
+  (count(*) FILTER (WHERE c.cache_age_ms IS NOT NULL))::int AS cached`;
 
 const DESTRUCTIVE_RUNS = Prisma.sql`
   (count(*) FILTER (WHERE ${ANSWERABLE} AND ${DESTRUCTIVE}))::int AS destructive_runs,
@@ -122,6 +127,7 @@ const GROUP_COLUMNS: Record<SeriesGrouping, { select: Prisma.Sql; groupBy: Prism
 interface LatencyRow {
   calls: number;
   succeeded: number;
+  cached: number;
   p50_ms: number | null;
   p95_ms: number | null;
 }
@@ -130,6 +136,7 @@ function latencyOf(row: LatencyRow): LatencyFigures {
   return {
     calls: Number(row.calls),
     succeeded: Number(row.succeeded),
+    cached: Number(row.cached),
     p50Ms: row.p50_ms === null ? null : Number(row.p50_ms),
     p95Ms: row.p95_ms === null ? null : Number(row.p95_ms),
   };
@@ -220,7 +227,7 @@ export class MetricsRepository {
         LEFT JOIN approvals a ON a.call_id = c.id
        WHERE ${this.where(scope)}`;
     return {
-      ...latencyOf(row ?? { calls: 0, succeeded: 0, p50_ms: null, p95_ms: null }),
+      ...latencyOf(row ?? { calls: 0, succeeded: 0, cached: 0, p50_ms: null, p95_ms: null }),
       destructiveRuns: Number(row?.destructive_runs ?? 0),
       destructiveApproved: Number(row?.destructive_approved ?? 0),
     };
@@ -311,7 +318,7 @@ export class MetricsRepository {
              coalesce(sum(c.tool_cost_usd), 0)::float8 AS tool_usd,
              coalesce(sum(c.tokens_usd), 0)::float8 AS tokens_usd,
              count(*)::int AS calls,
-             (count(*) FILTER (WHERE c.answered_by = 'cache'))::int AS cached_calls
+             (count(*) FILTER (WHERE c.cache_age_ms IS NOT NULL))::int AS cached_calls
         FROM calls c
         LEFT JOIN teams t ON t.id = c.team_id
         LEFT JOIN api_keys k ON k.id = c.key_id

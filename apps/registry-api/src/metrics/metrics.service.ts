@@ -24,6 +24,7 @@ export class MetricsService {
    * Success rate, latency, error codes and approvals over a window, with the three SLOs judged.
    * Rates and latencies count only calls the tool answers for (finished, not refused before it
    * ran); error codes count every failed call, refusals included, so the dashboard shows them.
+   * Calls the result cache answered are counted apart (`cached`) and in neither.
    */
   async slo(principal: Principal, query: SloQuery, now = new Date()): Promise<SloReport> {
     const range = windowRange(query.window, now);
@@ -54,6 +55,7 @@ export class MetricsService {
         tool: tool.tool,
         tool_id: tool.toolId,
         calls: tool.calls,
+        cached: tool.cached,
         success_rate: ratio(tool.succeeded, tool.calls),
         p50_ms: tool.p50Ms,
         p95_ms: tool.p95Ms,

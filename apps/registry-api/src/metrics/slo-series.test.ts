@@ -13,6 +13,7 @@ function figures(overrides: Partial<BucketFigures>): BucketFigures {
     version: '1.0.0',
     calls: 4,
     succeeded: 3,
+    cached: 0,
     p50Ms: 100,
     p95Ms: 300,
     destructiveRuns: 0,

@@ -11,6 +11,7 @@ export function sloBucketOf(start: Date, figures: BucketFigures | undefined): Sl
     calls: figures?.calls ?? 0,
     succeeded: figures?.succeeded ?? 0,
     failed: figures === undefined ? 0 : figures.calls - figures.succeeded,
+    cached: figures?.cached ?? 0,
     p50_ms: figures?.p50Ms ?? null,
     p95_ms: figures?.p95Ms ?? null,
     destructive_runs: figures?.destructiveRuns ?? 0,

@@ -37,6 +37,10 @@ const BREAKING: Record<SchemaChangeKind, boolean> = {
   // How a run undoes or guards a write: the calls the model makes are accepted as before.
   compensation_changed: false,
   concurrency_changed: false,
+  // A cache changes when a readonly answer is computed, never what a call may send.
+  cache_added: false,
+  cache_removed: false,
+  cache_changed: false,
 };
 
 // Lower bounds: raising them rejects inputs that were valid. Upper bounds: lowering them does.

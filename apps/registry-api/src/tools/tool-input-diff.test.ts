@@ -107,4 +107,14 @@ describe('diffToolInputs', () => {
       'the tool no longer declares which resource version its writes expect (concurrency)',
     );
   });
+
+  it('lists a result cache added, removed or retuned as a non-breaking change', () => {
+    const cached = { ...jsonTool, cache: { ttl_ms: 1000 } };
+    expect(kinds(jsonTool, cached)).toEqual([['cache_added', false]]);
+    expect(kinds(cached, jsonTool)).toEqual([['cache_removed', false]]);
+    expect(kinds(cached, { ...jsonTool, cache: { ttl_ms: 1000, scope: 'team' } })).toEqual([]);
+    expect(kinds(cached, { ...jsonTool, cache: { ttl_ms: 1000, scope: 'shared' } })).toEqual([
+      ['cache_changed', false],
+    ]);
+  });
 });

@@ -1,7 +1,9 @@
 import {
   canonicalJson,
   isRecord,
+  ToolCacheSchema,
   ToolInputFormatSchema,
+  type ToolCache,
   type ToolInputFormat,
 } from '@toolgate/toolir';
 import {
@@ -123,9 +125,35 @@ function diffWholeDeclarations(before: StoredIr, after: StoredIr): SchemaChange[
   });
 }
 
+/** A stored version's result cache; absent, or unreadable in a version stored before the field, is none. */
+function cacheOf(ir: StoredIr): ToolCache | undefined {
+  const parsed = ToolCacheSchema.safeParse(fieldOf(ir, 'cache'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function describeCache(cache: ToolCache): string {
+  const key = cache.key === undefined ? 'all arguments' : cache.key.join(', ');
+  return `${cache.ttl_ms} ms, keyed on ${key}, ${cache.scope === 'team' ? 'per team' : 'shared by every team'}`;
+}
+
+/** A result cache added, removed or retuned: a minor change, since every call is still valid and answered alike. */
+function diffCache(before: StoredIr, after: StoredIr): SchemaChange[] {
+  const was = cacheOf(before);
+  const is = cacheOf(after);
+  if (was === undefined && is === undefined) return [];
+  if (was === undefined && is !== undefined) {
+    return [change('cache_added', '/cache', `results are now served from a cache (${describeCache(is)})`)];
+  }
+  if (is === undefined) {
+    return [change('cache_removed', '/cache', 'results are no longer served from a cache: every call executes')];
+  }
+  if (was !== undefined && canonicalJson(was) === canonicalJson(is)) return [];
+  return [change('cache_changed', '/cache', `the result cache is now ${describeCache(is)}`)];
+}
+
 /**
  * Compares the inputs of two versions: the input format and grammar first, then the parameters
- * schemas (JSON Schema diff), then whether cut-off arguments are repaired. A change is breaking
+ * schemas (JSON Schema diff), then whether cut-off arguments are repaired and results cached. A change is breaking
  * when an existing caller's call may now fail.
  */
 export function diffToolInputs(before: StoredIr, after: StoredIr): SchemaChange[] {
@@ -133,6 +161,7 @@ export function diffToolInputs(before: StoredIr, after: StoredIr): SchemaChange[
     ...diffInputFormats(inputFormatOf(before), inputFormatOf(after)),
     ...diffCutArgumentRepair(before, after),
     ...diffWholeDeclarations(before, after),
+    ...diffCache(before, after),
     ...diffInputSchemas(fieldOf(before, 'parameters'), fieldOf(after, 'parameters'), '/parameters'),
   ];
 }

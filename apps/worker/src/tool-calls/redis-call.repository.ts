@@ -49,6 +49,7 @@ const CallOutcomeSchema = z.object({
   attempts: z.number().int().min(0),
   latency_ms: z.number().min(0),
   answered_by: z.string().optional(),
+  cache_age_ms: z.number().min(0).optional(),
   finished_at: z.number(),
 });
 

@@ -1,5 +1,10 @@
 import type { Tracer } from '@opentelemetry/api';
-import { describeEgressPolicy, InMemoryRateLimiter } from '@toolgate/engine';
+import {
+  describeEgressPolicy,
+  InMemoryRateLimiter,
+  InMemoryResultCacheStore,
+  ResultCache,
+} from '@toolgate/engine';
 import type {
   ApprovalGate,
   BuiltinExecutor,
@@ -7,6 +12,7 @@ import type {
   EventSink,
   PolicyEngine,
   RateLimiter,
+  ResultCacheStore,
   SecretResolver,
   ToolResolver,
 } from '@toolgate/engine';
@@ -20,6 +26,7 @@ import {
   InMemorySpendCounters,
   RedisRateLimiter,
   RedisSpendCounters,
+  RedisResultCacheStore,
   WatchedCalls,
   createEngineContext,
   createExampleBuiltins,
@@ -127,6 +134,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   let calls: CallRepository;
   let rateLimiter: RateLimiter;
   let spend: SpendCounters = new InMemorySpendCounters();
+  let resultCacheStore: ResultCacheStore;
   let driver: QueueDriver;
   let finished: ((message: CallFinishedMessage) => void) | undefined;
   let engineEvents: EventSink | undefined;
@@ -169,6 +177,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     rateLimiter = new RedisRateLimiter({ redis, prefix: config.QUEUE_PREFIX });
     // The API replicas count and read spend on the same counters.
     spend = new RedisSpendCounters({ redis, prefix: config.QUEUE_PREFIX });
+    // The fleet and the API replicas share cached results and their execution locks.
+    resultCacheStore = new RedisResultCacheStore({ redis, prefix: config.QUEUE_PREFIX });
     // What an upstream MCP server asks during a call goes to the API holding the caller's session.
     clientRelays = new ClientRelayHub(
       new RedisClientRelayChannel({ redis, prefix: config.QUEUE_PREFIX, logger }),
@@ -189,10 +199,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   } else if (db !== undefined && catalog !== undefined) {
     calls = new CallStore(db, (toolId, version) => catalog.versionIr(toolId, version));
     rateLimiter = new InMemoryRateLimiter();
+    resultCacheStore = new InMemoryResultCacheStore();
     driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
   } else {
     calls = new InMemoryCallRepository();
     rateLimiter = new InMemoryRateLimiter();
+    resultCacheStore = new InMemoryResultCacheStore();
     driver = new InProcessDriver({ queue: QueueName.ToolCalls, logger });
   }
   calls = options.decorateCalls?.(calls) ?? calls;
@@ -209,6 +221,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       egress,
     }),
     rateLimiter,
+    resultCache: new ResultCache(resultCacheStore, { logger }),
     logger,
     maxRateLimitWaitMs: config.RATE_LIMIT_MAX_WAIT_MS,
     traceContent: traceContentOf(config),

@@ -113,7 +113,28 @@ export const IdempotencyKeySchema = z
   .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII')
   .optional();
 
+/**
+ * Whether a request's `Cache-Control` asks for a fresh answer: a `no-cache` directive (RFC 9111
+ * §5.2.1.4) or `max-age=0`. Such a call of a cached tool executes and refreshes the entry.
+ */
+export function requestsFreshResult(cacheControl: string | undefined): boolean {
+  if (cacheControl === undefined) return false;
+  return cacheControl
+    .split(',')
+    .map((directive) =>
+      directive
+        .trim()
+        .toLowerCase()
+        .replace(/\s*=\s*/, '='),
+    )
+    .some((directive) => directive === 'no-cache' || directive === 'max-age=0');
+}
+
 export const CreateCallsHeadersSchema = z.looseObject({
+  'cache-control': z.string().max(1024).optional().meta({
+    description:
+      '`no-cache` (or `max-age=0`): calls of tool versions that declare a result cache skip it and execute; their fresh results refresh the cache for later calls.',
+  }),
   'x-toolgate-subject': SubjectHeaderSchema.meta({ description: SUBJECT_HEADER_DESCRIPTION }),
   'idempotency-key': IdempotencyKeySchema.meta({
     description:
@@ -242,7 +263,12 @@ export const CallSchema = z
       .min(0)
       .meta({ description: 'Executor attempts made, over the tool and its fallbacks.' }),
     answered_by: z.string().nullable().meta({
-      description: "The tool that produced the result (a fallback's name when one answered).",
+      description:
+        "The tool that produced the result (a fallback's name when one answered), or `cache` when the version's result cache answered without executing.",
+    }),
+    cache_age_ms: z.number().int().min(0).nullable().meta({
+      description:
+        'How old the cached result was when the result cache answered (`answered_by` is `cache`); null when the call executed.',
     }),
     latency_ms: z.number().nullable(),
     decision: z

@@ -36,6 +36,10 @@ export const SloBucketSchema = z
       .meta({ description: 'Calls the tool answered for (finished, not refused before it ran).' }),
     succeeded: z.number().int().min(0),
     failed: z.number().int().min(0).meta({ description: '`calls` minus `succeeded`.' }),
+    cached: z.number().int().min(0).meta({
+      description:
+        'Calls the result cache answered without executing; counted apart, in neither `calls` nor the latencies.',
+    }),
     p50_ms: LatencyMsSchema.meta({ description: 'Median latency; null without calls.' }),
     p95_ms: LatencyMsSchema.meta({ description: '95th percentile latency; null without calls.' }),
     destructive_runs: z.number().int().min(0).meta({
@@ -66,6 +70,10 @@ export const SloToolSchema = z
       .int()
       .min(0)
       .meta({ description: 'Calls the tool answered for (finished, not refused before it ran).' }),
+    cached: z.number().int().min(0).meta({
+      description:
+        'Calls the result cache answered without executing; counted apart, in neither `calls`, the rate nor the latencies.',
+    }),
     success_rate: z
       .number()
       .min(0)

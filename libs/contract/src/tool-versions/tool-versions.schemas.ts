@@ -237,6 +237,9 @@ export const SchemaChangeKindSchema = z.enum([
   'cut_argument_repair_disabled',
   'compensation_changed',
   'concurrency_changed',
+  'cache_added',
+  'cache_removed',
+  'cache_changed',
 ]);
 export type SchemaChangeKind = z.infer<typeof SchemaChangeKindSchema>;
 

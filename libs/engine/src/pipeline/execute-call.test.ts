@@ -12,6 +12,8 @@ import { ToolExecutionError } from '../executors/executor';
 import { CedarPolicyEngine } from '../policy/cedar-policy-engine';
 import { InMemoryRateLimiter } from '../rate-limit/in-memory-rate-limiter';
 import { InMemoryResultStore } from '../truncate/result-store';
+import { InMemoryResultCacheStore } from '../cache/in-memory-result-cache-store';
+import { ResultCache } from '../cache/result-cache';
 import { executeCall } from './execute-call';
 import { toToolResultIR } from './execution-result';
 
@@ -757,5 +759,123 @@ describe('executeCall: a span per step', () => {
     });
     expect(JSON.stringify(roots)).not.toContain('hunter2');
     await provider.shutdown();
+  });
+});
+
+describe('executeCall: result cache', () => {
+  const cachedTool = () =>
+    ToolBuilder.from({ name: 'weather' })
+      .with({ cache: { ttl_ms: 60_000, scope: 'team' } })
+      .builtin('weather')
+      .build();
+
+  function cachedHarness() {
+    const tool = cachedTool();
+    const harness = createHarness({ tools: [tool] });
+    harness.context.resultCache = new ResultCache(
+      new InMemoryResultCacheStore({ clock: harness.clock }),
+      { clock: harness.clock },
+    );
+    harness.context.caller = { key_id: 'key-1', team: 'team-1', scopes: [] };
+    let runs = 0;
+    harness.builtins.registerBuiltin('weather', (args) => {
+      runs += 1;
+      return { city: args['city'], run: runs };
+    });
+    return { ...harness, runs: () => runs };
+  }
+
+  it('answers a repeated call from the cache, as answered_by cache with its age, without executing', async () => {
+    const { context, clock, runs } = cachedHarness();
+    const first = await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    expect(first.execution).toMatchObject({ answered_by: 'weather', cache: 'miss', attempts: 1 });
+    clock.time += 1500;
+    const second = await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    expect(runs()).toBe(1);
+    expect(second.status).toBe('succeeded');
+    expect(second.result).toMatchObject({ ok: true, data: { city: 'Oslo', run: 1 } });
+    expect(second.execution).toMatchObject({
+      answered_by: 'cache',
+      cache: 'hit',
+      cache_age_ms: 1500,
+      attempts: 0,
+    });
+    const other = await executeCall(callOf('weather', { city: 'Rome' }), context);
+    expect(other.execution.cache).toBe('miss');
+    expect(runs()).toBe(2);
+  });
+
+  it('never lets a warm entry answer a caller the policy denies', async () => {
+    const { context, runs } = cachedHarness();
+    await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    context.policy = new CedarPolicyEngine(`
+      @id("nobody") forbid(principal, action, resource);
+    `);
+    const denied = await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    expect(denied.result.error?.code).toBe('policy_denied');
+    expect(denied.execution.cache).toBeUndefined();
+    expect(runs()).toBe(1);
+  });
+
+  it('refreshes on request: executes, and the next call gets the fresh result', async () => {
+    const { context, runs } = cachedHarness();
+    await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    const refreshed = await executeCall(callOf('weather', { city: 'Oslo' }), {
+      ...context,
+      cacheMode: 'refresh',
+    });
+    expect(refreshed.execution).toMatchObject({ cache: 'refresh', answered_by: 'weather' });
+    const next = await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    expect(next.result.data).toEqual({ city: 'Oslo', run: 2 });
+    expect(runs()).toBe(2);
+  });
+
+  it('does not cache a failure', async () => {
+    const tool = cachedTool();
+    const { context, builtins } = createHarness({ tools: [tool] });
+    context.resultCache = new ResultCache(new InMemoryResultCacheStore());
+    let runs = 0;
+    builtins.registerBuiltin('weather', () => {
+      runs += 1;
+      throw new ToolExecutionError({ http_status: 500, message: 'down' });
+    });
+    await executeCall(callOf('weather', {}), context);
+    const again = await executeCall(callOf('weather', {}), context);
+    expect(again.execution.cache).toBe('miss');
+    expect(runs).toBe(2);
+  });
+
+  it('misses after a release change (another generation)', async () => {
+    const { context, runs } = cachedHarness();
+    await executeCall(callOf('weather', { city: 'Oslo' }), {
+      ...context,
+      cacheGeneration: () => Promise.resolve('a'),
+    });
+    await executeCall(callOf('weather', { city: 'Oslo' }), {
+      ...context,
+      cacheGeneration: () => Promise.resolve('b'),
+    });
+    expect(runs()).toBe(2);
+  });
+
+  it('puts a cache step on the trace, with its status and age', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const { context } = cachedHarness();
+    context.tracer = provider.getTracer('test');
+    await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    await executeCall(callOf('weather', { city: 'Oslo' }), context);
+    const steps = exporter.getFinishedSpans().filter((span) => span.name === 'toolgate.cache');
+    expect(steps.map((span) => span.attributes['toolgate.cache.status'])).toEqual(['miss', 'hit']);
+    expect(steps[1]?.attributes).toMatchObject({
+      'toolgate.cache.age_ms': 0,
+      'toolgate.cache.scope': 'team',
+    });
+    const rateLimitSteps = exporter
+      .getFinishedSpans()
+      .filter((span) => span.name === 'toolgate.rate_limit');
+    expect(rateLimitSteps).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import type { ContentBlock, ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { hashArguments } from '../approval/hash-arguments';
 import { approvalReasonOfBehavior, type ApprovalReason } from '../approval/approval-gate';
+import { resultCacheKey, type ResultCache } from '../cache/result-cache';
 import { ClassificationTable } from '../classification/classification-table';
 import type { ErrorLayer } from '../classification/classification-table';
 import { DEFAULT_CLASSIFICATION_ROWS } from '../classification/default-classification-rows';
@@ -84,6 +85,7 @@ interface CallState {
   /** When the approval was requested and decided, for the approval span's wait. */
   approvalTiming?: { requested_at?: number; decided_at?: number };
   fallbacks: { tool: string; outcome: string }[];
+  cache?: ExecutionMetadata['cache'];
   /** Set when this call's content goes on its span: the call's tool and the attribute cap. */
   content?: { tool: ToolIR; maxBytes: number };
 }
@@ -96,6 +98,8 @@ type ToolRun =
       content?: ContentBlock[];
       resource?: ResourceVersion;
       cost_usd?: number;
+      /** Set when the result cache answered: the stored result's age. */
+      cache_age_ms?: number;
     }
   | { kind: 'failure'; tool: ToolIR | undefined; error: EngineError; layer: ErrorLayer }
   | { kind: 'awaiting_approval'; tool: ToolIR; error: EngineError };
@@ -506,6 +510,96 @@ async function runTool(
     );
     if (blocked !== undefined) return blocked;
   }
+  const cache = runtime.context.resultCache;
+  // A fallback's answer stands in for the version asked for: it is never stored under that version's key.
+  if (role === 'primary' && tool.cache !== undefined && cache !== undefined) {
+    return runThroughCache(state, { tool, args, parent, cache });
+  }
+  return executeTool(state, { tool, args, parent });
+}
+
+/**
+ * The result cache, after validation, policy and approval (a hit never bypasses a decision about
+ * its caller) and before the rate limit and the executor: a hit answers without either.
+ */
+async function runThroughCache(
+  state: CallState,
+  input: { tool: ToolIR; args: Record<string, unknown>; parent: Span; cache: ResultCache },
+): Promise<ToolRun> {
+  const { runtime } = state;
+  const { tool, args, parent, cache } = input;
+  const settings = tool.cache;
+  if (settings === undefined) return executeTool(state, input);
+  const refresh = runtime.context.cacheMode === 'refresh';
+  const span = startStepSpan({
+    tracer: runtime.tracer,
+    step: 'cache',
+    parent,
+    attributes: { [TOOLGATE_ATTRIBUTES.cacheScope]: settings.scope },
+  });
+  let spanOpen = true;
+  const endSpan = (status: NonNullable<CallState['cache']>, ageMs?: number): void => {
+    state.cache = status;
+    if (!spanOpen) return;
+    spanOpen = false;
+    span.setAttributes({
+      [TOOLGATE_ATTRIBUTES.cacheStatus]: status,
+      ...(ageMs === undefined ? {} : { [TOOLGATE_ATTRIBUTES.cacheAgeMs]: ageMs }),
+    });
+    span.end();
+  };
+  try {
+    const generation = (await runtime.context.cacheGeneration?.(tool)) ?? 'none';
+    const outcome = await cache.through(
+      {
+        key: resultCacheKey({
+          tool,
+          generation,
+          team: (runtime.context.caller ?? ANONYMOUS_CALLER).team,
+          args,
+        }),
+        ttlMs: settings.ttl_ms,
+        refresh,
+        // Every attempt at its timeout: how long others wait for this execution at most.
+        executionBudgetMs: tool.constraints.timeout_ms * (1 + tool.constraints.max_retries) + 1000,
+        signal: runtime.context.signal,
+      },
+      async () => {
+        endSpan(refresh ? 'refresh' : 'miss');
+        const run = await executeTool(state, input);
+        return {
+          value: run,
+          cacheable:
+            run.kind === 'success'
+              ? {
+                  ...(run.data === undefined ? {} : { data: run.data }),
+                  ...(run.content === undefined ? {} : { content: run.content }),
+                }
+              : undefined,
+        };
+      },
+    );
+    if (outcome.source === 'execution') return outcome.value;
+    endSpan('hit', outcome.age_ms);
+    return {
+      kind: 'success',
+      tool,
+      ...(outcome.entry.data === undefined ? {} : { data: outcome.entry.data }),
+      ...(outcome.entry.content === undefined ? {} : { content: outcome.entry.content }),
+      cache_age_ms: outcome.age_ms,
+    };
+  } finally {
+    if (spanOpen) span.end();
+  }
+}
+
+async function executeTool(
+  state: CallState,
+  input: { tool: ToolIR; args: Record<string, unknown>; parent: Span },
+): Promise<ToolRun> {
+  const { runtime } = state;
+  const { tool, args, parent } = input;
+  const step = { tracer: runtime.tracer, parent };
   const limited = await inStepSpan({ ...step, step: 'rate_limit' }, () =>
     acquireRateLimit(state, tool, args),
   );
@@ -633,14 +727,16 @@ async function finish(
     ...(state.decision === undefined ? {} : { decision: state.decision }),
     ...(state.approval === undefined ? {} : { approval: state.approval }),
     ...(state.fallbacks.length === 0 ? {} : { fallbacks: state.fallbacks }),
+    ...(state.cache === undefined ? {} : { cache: state.cache }),
   };
   const toolCost = toolCostOf(state, run);
   if (toolCost !== undefined) execution.tool_cost = toolCost;
   let result: ExecutionResult;
   if (run.kind === 'success') {
-    execution.answered_by = run.tool.name;
+    execution.answered_by = run.cache_age_ms === undefined ? run.tool.name : 'cache';
     execution.answered_by_version = run.tool.version;
     if (run.resource !== undefined) execution.resource = run.resource;
+    if (run.cache_age_ms !== undefined) execution.cache_age_ms = run.cache_age_ms;
     const budget = runtime.context.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const full = {
       call_id: call.id,
@@ -751,7 +847,7 @@ function recordOutcome(state: CallState, result: ExecutionResult): void {
   span.end();
   emit(state, {
     type: 'finished',
-    tool: execution.answered_by ?? call.name,
+    tool: execution.cache_age_ms === undefined ? (execution.answered_by ?? call.name) : call.name,
     ok: result.result.ok,
     status: result.status,
     ...(error === undefined ? {} : { error_code: error.code }),
@@ -781,7 +877,7 @@ function recordContent(state: CallState, tool: ToolIR): void {
 }
 
 /**
- * Executes one tool call through the whole pipeline: validate -> policy -> approval gate -> rate limit ->
+ * Executes one tool call through the whole pipeline: validate -> policy -> approval gate -> result cache -> rate limit ->
  * executor under timeout with retries (idempotent tools, transient errors) -> fallbacks -> normalize -> truncate.
  * Never throws: every outcome, including a failing port, is an ExecutionResult.
  */

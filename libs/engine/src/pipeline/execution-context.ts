@@ -1,6 +1,7 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
 import type { ToolIR } from '@toolgate/toolir';
 import type { ApprovalGate } from '../approval/approval-gate';
+import type { ResultCache } from '../cache/result-cache';
 import type { ClassificationTable } from '../classification/classification-table';
 import type { ExecutorRegistry } from '../executors/executor-registry';
 import type { McpClientRelay } from '../executors/mcp-client-relay';
@@ -27,6 +28,16 @@ export interface ExecutionContext {
   approvals?: ApprovalGate;
   /** Enforces `constraints.rate_limit`; without one limits are not enforced. */
   rateLimiter?: RateLimiter;
+  /** Answers calls of versions that declare `cache` from stored results; without one every call executes. */
+  resultCache?: ResultCache;
+  /**
+   * The release generation of a cached tool (the host's view of its release: stable, canary and
+   * share), part of the cache key so a release change misses; `none` when absent. Asked only for
+   * versions that declare a cache.
+   */
+  cacheGeneration?: (tool: ToolIR) => Promise<string>;
+  /** `refresh`: the caller asked for a fresh answer (`Cache-Control: no-cache`), stored for the next. */
+  cacheMode?: 'use' | 'refresh';
   /** Keeps full results of truncated calls; without one they are not retrievable. */
   results?: ResultStore;
   /** The error classification table; the default table when absent. */

@@ -43,8 +43,15 @@ export interface ToolCost {
 export interface ExecutionMetadata {
   /** Executor attempts made, over the tool and its fallbacks. */
   attempts: number;
-  /** The tool whose executor produced the result (a fallback's name when one answered). */
+  /**
+   * The tool whose executor produced the result (a fallback's name when one answered), or `cache`
+   * when the result cache answered without executing.
+   */
   answered_by?: string;
+  /** How old the cached result was, when the cache answered. */
+  cache_age_ms?: number;
+  /** What the result cache did for a version that declares one. */
+  cache?: 'hit' | 'miss' | 'refresh';
   /** The version of the tool that answered. */
   answered_by_version?: string;
   latency_ms: number;

@@ -1,7 +1,7 @@
 import { BatchPlanError, planBatch, silentLogger, traceHeadersOf } from '@toolgate/engine';
 import type { EngineLogger, EngineToolResult, TraceHeaders } from '@toolgate/engine';
 import { ExecuteToolCallJobSchema, JobName } from '@toolgate/persistence';
-import type { EnqueueJob, QueueDriver } from '@toolgate/persistence';
+import type { EnqueueJob, ExecuteToolCallJob, QueueDriver } from '@toolgate/persistence';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 
 /** A recorded call to hand to the queue: the call under its row id and the tool version it resolved to. */
@@ -33,7 +33,10 @@ export class CallDispatcher {
   }
 
   /** Enqueues a turn's new calls under their own ids (a call recorded twice is enqueued once). */
-  async dispatchTurn(calls: readonly DispatchedCall[]): Promise<void> {
+  async dispatchTurn(
+    calls: readonly DispatchedCall[],
+    options: { cache?: ExecuteToolCallJob['cache'] } = {},
+  ): Promise<void> {
     if (calls.length === 0) return;
     const tools = new Map(calls.map((entry) => [entry.call.id, entry.tool]));
     let dependsOn: Map<string, string[]>;
@@ -61,7 +64,9 @@ export class CallDispatcher {
     }
     const trace = traceHeadersOf();
     await this.deps.driver.enqueueBulk(
-      calls.map(({ call }) => this.job(call.id, { after: dependsOn.get(call.id) ?? [], trace })),
+      calls.map(({ call }) =>
+        this.job(call.id, { after: dependsOn.get(call.id) ?? [], trace, cache: options.cache }),
+      ),
     );
   }
 
@@ -91,7 +96,7 @@ export class CallDispatcher {
 
   private job(
     callId: string,
-    input: { after: readonly string[]; trace: TraceHeaders },
+    input: { after: readonly string[]; trace: TraceHeaders; cache?: ExecuteToolCallJob['cache'] },
   ): EnqueueJob<typeof JobName.ExecuteToolCall> {
     return {
       name: JobName.ExecuteToolCall,
@@ -101,6 +106,7 @@ export class CallDispatcher {
         ...(input.after.length === 0 ? {} : { after: input.after }),
         ...input.trace,
         enqueued_at: Date.now(),
+        ...(input.cache === undefined ? {} : { cache: input.cache }),
       }),
     };
   }

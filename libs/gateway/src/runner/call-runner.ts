@@ -171,8 +171,18 @@ export class CallRunner {
    * Runs a call this process recorded already claimed (the inline path): the same engine run,
    * outcome and events as a queued call, without the queue.
    */
-  runClaimed(input: { record: CallRecord; run: CallRun }): Promise<ExecuteToolCallResult> {
-    return this.execute({ ...input, job: { call_id: input.record.call.id }, recovered: false });
+  runClaimed(input: {
+    record: CallRecord;
+    run: CallRun;
+    cache?: ExecuteToolCallJob['cache'];
+  }): Promise<ExecuteToolCallResult> {
+    const { record, run, cache } = input;
+    return this.execute({
+      record,
+      run,
+      job: { call_id: record.call.id, ...(cache === undefined ? {} : { cache }) },
+      recovered: false,
+    });
   }
 
   /** Whether the calls this one runs after are final, and whether each succeeded. */
@@ -296,6 +306,7 @@ export class CallRunner {
       ...(cancellation === undefined ? {} : { signal: cancellation.signal }),
       ...(clientRelay === undefined ? {} : { clientRelay }),
       traceAttributes: callTraceAttributes(record),
+      ...(input.job.cache === 'refresh' ? { cacheMode: 'refresh' as const } : {}),
     });
     const parent = this.jobTraceContext(input.job);
     const enqueuedAt = input.job.enqueued_at;
@@ -325,6 +336,9 @@ export class CallRunner {
       attempts: execution.execution.attempts,
       latency_ms: execution.execution.latency_ms,
       answered_by: execution.execution.answered_by,
+      ...(execution.execution.cache_age_ms === undefined
+        ? {}
+        : { cache_age_ms: execution.execution.cache_age_ms }),
       finished_at: this.now(),
       ...(execution.execution.tool_cost === undefined
         ? {}

@@ -19,6 +19,7 @@ import type {
   SecretResolver,
   TraceContentOptions,
   ToolResolver,
+  ResultCache,
 } from '@toolgate/engine';
 import type { ToolIR } from '@toolgate/toolir';
 import type { PolicyPrincipal } from '@toolgate/engine';
@@ -45,6 +46,10 @@ export interface EngineDeps {
   maxRateLimitWaitMs?: number;
   /** The secrets of the team a call runs for (registryContextFactory sets it per call). */
   secrets?: SecretResolver;
+  /** Answers calls of versions that declare a cache (Redis on the real stack, memory embedded). */
+  resultCache?: ResultCache;
+  /** The release generation of a cached tool, for its cache key (registryContextFactory sets it per call). */
+  cacheGeneration?: (tool: ToolIR) => Promise<string>;
 }
 
 /** What one call adds to the shared ports: its tool version, its caller and its cancellation. */
@@ -58,6 +63,8 @@ export interface CallScope {
   clientRelay?: McpClientRelay;
   /** What the call's spans say about it (tool, team, key, conversation, provider). */
   traceAttributes?: Attributes;
+  /** `refresh` when the caller asked for a fresh answer (`Cache-Control: no-cache`). */
+  cacheMode?: 'use' | 'refresh';
 }
 
 /** Builds an engine context for one call from its scope. */
@@ -86,6 +93,9 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.events !== undefined) context.events = deps.events;
   if (deps.maxRateLimitWaitMs !== undefined) context.maxRateLimitWaitMs = deps.maxRateLimitWaitMs;
   if (deps.secrets !== undefined) context.secrets = deps.secrets;
+  if (deps.resultCache !== undefined) context.resultCache = deps.resultCache;
+  if (deps.cacheGeneration !== undefined) context.cacheGeneration = deps.cacheGeneration;
+  if (scope.cacheMode !== undefined) context.cacheMode = scope.cacheMode;
   if (scope.signal !== undefined) context.signal = scope.signal;
   if (scope.clientRelay !== undefined) context.clientRelay = scope.clientRelay;
   if (scope.traceAttributes !== undefined) context.traceAttributes = scope.traceAttributes;
@@ -102,6 +112,8 @@ export interface RegistryPorts {
       name: string;
       version: string | undefined;
     }): Promise<ToolIR | undefined>;
+    /** The release generation of the tool the team calls by this name (stable, canary, share). */
+    releaseGeneration?(input: { teamId: string; name: string }): Promise<string>;
   };
   approvals: ApprovalStore;
   approvalTtlMs: number;
@@ -130,6 +142,13 @@ export function registryContextFactory(
         }),
         policy: registry.catalog.policyEngineFor(teamId),
         resolveTool: (name, version) => registry.catalog.resolveTool({ teamId, name, version }),
+        ...(registry.catalog.releaseGeneration === undefined
+          ? {}
+          : {
+              cacheGeneration: (tool: ToolIR) =>
+                registry.catalog.releaseGeneration?.({ teamId, name: tool.name }) ??
+                Promise.resolve('none'),
+            }),
         ...(registry.secrets === undefined ? {} : { secrets: registry.secrets.forTeam(teamId) }),
       },
       scope,

@@ -169,7 +169,10 @@ export interface CallOutcome {
   /** Executor attempts made by this run (0 when the tool did not run); stores add them to the call's. */
   attempts: number;
   latency_ms: number;
+  /** The tool that answered (a fallback's name), or `cache` when the result cache did. */
   answered_by: string | undefined;
+  /** How old the cached result was, when the result cache answered. */
+  cache_age_ms?: number | undefined;
   finished_at: number;
   /** The policy decision the call ran under, when the engine made one. */
   decision?: PolicyDecision | undefined;

@@ -80,6 +80,8 @@ export interface CallRow {
   errorCode: string | null;
   attempts: number;
   answeredBy: string | null;
+  /** How old the cached result was when the result cache answered; null when the call executed. */
+  cacheAgeMs: number | null;
   latencyMs: number | null;
   decisionEffect: string | null;
   decisionRule: string | null;
@@ -221,6 +223,7 @@ interface CallColumns extends Record<string, unknown> {
   error_code: string | null;
   attempts: number;
   answered_by: string | null;
+  cache_age_ms: number | null;
   latency_ms: number | null;
   decision_effect: string | null;
   decision_rule: string | null;
@@ -246,7 +249,7 @@ interface CallColumns extends Record<string, unknown> {
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
   tool_name, tool_version, arguments, arguments_hash, idempotency_key, status, result, error_code,
-  attempts, answered_by, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
+  attempts, answered_by, cache_age_ms, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, arguments_repair,
   partial_states, trace_id, model, tokens, tokens_usd, tokens_unpriced_reason, tool_cost_usd,
   tool_cost_source`;
@@ -285,6 +288,7 @@ function rowOf(columns: CallColumns): CallRow {
     errorCode: columns.error_code,
     attempts: columns.attempts,
     answeredBy: columns.answered_by,
+    cacheAgeMs: columns.cache_age_ms,
     latencyMs: columns.latency_ms,
     decisionEffect: columns.decision_effect,
     decisionRule: columns.decision_rule,
@@ -354,6 +358,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
       attempts: row.attempts,
       latency_ms: row.latencyMs ?? 0,
       answered_by: row.answeredBy ?? undefined,
+      ...(row.cacheAgeMs === null ? {} : { cache_age_ms: row.cacheAgeMs }),
       finished_at: row.finishedAt?.getTime() ?? 0,
       ...(row.toolCost === null ? {} : { tool_cost: row.toolCost }),
       ...(row.decisionEffect === null
@@ -467,6 +472,7 @@ const RECORD_OUTCOMES = sql(
   `UPDATE calls AS c
       SET status = o.status::call_status, result = o.result, error_code = o.error_code,
           attempts = c.attempts + o.attempts, answered_by = o.answered_by,
+          cache_age_ms = o.cache_age_ms,
           latency_ms = o.latency_ms, decision_effect = o.decision_effect,
           decision_rule = o.decision_rule, policy_revision = o.policy_revision,
           tool_cost_usd = o.tool_cost_usd, tool_cost_source = o.tool_cost_source,
@@ -474,7 +480,7 @@ const RECORD_OUTCOMES = sql(
                              ELSE to_timestamp(o.finished_at / 1000) END,
           runs = ${endLastRunSql('c.runs', { state: 'o.status', at: 'o.finished_at', attempts: 'o.attempts' })}
      FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, run_id text, status text, result jsonb,
-          error_code text, attempts integer, answered_by text, latency_ms integer,
+          error_code text, attempts integer, answered_by text, cache_age_ms integer, latency_ms integer,
           decision_effect text, decision_rule text, policy_revision text,
           finished_at double precision, tool_cost_usd double precision, tool_cost_source text)
     WHERE c.id = o.id AND c.status = 'running' AND c.run_id = o.run_id
@@ -562,6 +568,7 @@ function outcomeDocument(write: OutcomeWrite): Record<string, unknown> {
     error_code: outcome.result.error?.code ?? null,
     attempts: outcome.attempts,
     answered_by: outcome.answered_by ?? null,
+    cache_age_ms: outcome.cache_age_ms === undefined ? null : Math.round(outcome.cache_age_ms),
     latency_ms: Math.round(outcome.latency_ms),
     decision_effect: outcome.decision?.effect ?? null,
     decision_rule: outcome.decision?.matched_rule ?? null,

@@ -26,6 +26,8 @@ export interface CatalogTool {
     stableVersion: string | null;
     canaryVersion: string | null;
     canaryPercent: number;
+    /** When the release last changed; with the versions, the generation cached results are keyed on. */
+    updatedAt: Date | null;
   } | null;
   versions: CatalogVersion[];
 }
@@ -59,6 +61,7 @@ interface ToolVersionColumns extends Record<string, unknown> {
   stable_version: string | null;
   canary_version: string | null;
   canary_percent: number | null;
+  release_updated_at: Date | null;
   has_release: boolean;
   version: string | null;
   status: 'draft' | 'published' | null;
@@ -87,7 +90,7 @@ interface BudgetColumns extends Record<string, unknown> {
 const TOOLS_BY_NAME = sql(
   'catalog.tools_by_name',
   `SELECT t.id, t.name, t.team_id, t.visibility, r.stable_version, r.canary_version,
-          r.canary_percent, r.tool_id IS NOT NULL AS has_release, v.version, v.status,
+          r.canary_percent, r.updated_at AS release_updated_at, r.tool_id IS NOT NULL AS has_release, v.version, v.status,
           v.deprecated_at, v.sunset_at, v.successor_version, v.ir
      FROM tools t
      LEFT JOIN releases r ON r.tool_id = t.id
@@ -130,6 +133,7 @@ function toolsOf(rows: readonly ToolVersionColumns[]): Map<string, CatalogTool[]
               stableVersion: row.stable_version,
               canaryVersion: row.canary_version,
               canaryPercent: row.canary_percent ?? 0,
+              updatedAt: row.release_updated_at,
             }
           : null,
         versions: [],
@@ -278,6 +282,22 @@ export class GatewayCatalog {
     const tool = (await this.callableTools([input.name], input.teamId)).get(input.name);
     const wanted = input.version ?? tool?.release?.stableVersion ?? undefined;
     return tool?.versions.find((candidate) => candidate.version === wanted)?.ir;
+  }
+
+  /**
+   * The release generation of the tool a team calls by this name: when the release last changed
+   * and what it serves. Cached results are keyed on it, so a promote, a rollback or a canary change
+   * misses the entries made before.
+   */
+  async releaseGeneration(input: { teamId: string; name: string }): Promise<string> {
+    const release = (await this.callableTools([input.name], input.teamId)).get(input.name)?.release;
+    if (release === undefined || release === null) return 'none';
+    return [
+      release.updatedAt?.getTime() ?? 0,
+      release.stableVersion ?? '',
+      release.canaryVersion ?? '',
+      release.canaryPercent,
+    ].join('|');
   }
 
   /** The IR of one version of a tool (the version a recorded call resolved to). */

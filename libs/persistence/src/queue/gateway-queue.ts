@@ -29,6 +29,8 @@ export const ExecuteToolCallJobSchema = z.strictObject({
   tracestate: z.string().max(512).optional(),
   /** When the job was enqueued (epoch ms), so the worker can trace how long the call waited in the queue. */
   enqueued_at: z.number().int().nonnegative().optional(),
+  /** `refresh`: the caller sent `Cache-Control: no-cache`, so a cached tool executes and refreshes its entry. */
+  cache: z.enum(['refresh']).optional(),
 });
 /** The payload of `JobName.ExecuteToolCall`. */
 export type ExecuteToolCallJob = z.infer<typeof ExecuteToolCallJobSchema>;

@@ -101,6 +101,7 @@ export function callRecord(input: {
     error_code: input.result?.error?.code ?? null,
     attempts: input.status === 'queued' ? 0 : 1,
     answered_by: final ? input.tool : null,
+    cache_age_ms: null,
     latency_ms: final ? 12 : null,
     decision: { effect: 'allow', rule: null, policy_revision: null },
     input_check: null,

@@ -90,6 +90,11 @@ describe('parseToolIR accepts', () => {
         repair_cut_arguments: false,
       }),
     ],
+    ['a result cache on a readonly tool', withFields({ cache: { ttl_ms: 60_000 } })],
+    [
+      'a shared result cache keyed on named arguments',
+      withFields({ cache: { ttl_ms: 1, key: ['city', '/filter/day'], scope: 'shared' } }),
+    ],
     ['tags with separators', withFields({ tags: ['team/payments', 'tier:1', 'v2.beta'] })],
     [
       'an unknown format (formats are open-ended)',
@@ -105,6 +110,11 @@ describe('parseToolIR accepts', () => {
     expect(tool.behavior).toMatchObject({ open_world: true, requires_approval: 'if_destructive' });
     expect(tool.constraints.max_retries).toBe(0);
     expect(tool.constraints).not.toHaveProperty('execution');
+    expect(tool).not.toHaveProperty('cache');
+    expect(parseToolIR(withFields({ cache: { ttl_ms: 5 } })).cache).toEqual({
+      ttl_ms: 5,
+      scope: 'team',
+    });
   });
 
   it('does not change its input', () => {
@@ -197,6 +207,19 @@ describe('parseToolIR rejects', () => {
       }),
       '/repair_cut_arguments',
     ],
+    [
+      'a result cache on a tool that writes',
+      withFields({
+        behavior: { readonly: false, destructive: false, idempotent: true },
+        cache: { ttl_ms: 1000 },
+      }),
+      '/cache',
+    ],
+    ['a result cache without a ttl', withFields({ cache: { scope: 'team' } }), '/cache/ttl_ms'],
+    ['a result cache longer than a day', withFields({ cache: { ttl_ms: 86_400_001 } }), '/cache/ttl_ms'],
+    ['an unknown cache scope', withFields({ cache: { ttl_ms: 1, scope: 'global' } }), '/cache/scope'],
+    ['an empty cache key', withFields({ cache: { ttl_ms: 1, key: [] } }), '/cache/key'],
+    ['a repeated cache key argument', withFields({ cache: { ttl_ms: 1, key: ['a', 'a'] } }), '/cache/key'],
     [
       'readonly but not idempotent',
       behavior({ readonly: true, idempotent: false }),

@@ -85,6 +85,7 @@ function semanticIssues(tool: ValidFields): Issue[] {
   if (tool.behavior) issues.push(...behaviorIssues(tool.behavior, tool.constraints));
   issues.push(...cutArgumentRepairIssues(tool));
   issues.push(...writeDeclarationIssues(tool));
+  issues.push(...cacheIssues(tool));
   const fallback = tool.fallback ?? [];
   if (tool.name !== undefined && fallback.includes(tool.name)) {
     issues.push({ path: '/fallback', message: 'a tool cannot be its own fallback' });
@@ -120,6 +121,28 @@ function behaviorIssues(
       path: '/constraints/execution',
       message: 'inline execution needs a readonly, idempotent, non-destructive tool',
     });
+  }
+  return issues;
+}
+
+/**
+ * A cached answer replaces an execution, which is only sound when executing changes nothing and
+ * gives the same answer twice: a cache on any other tool would skip effects its callers expect.
+ */
+function cacheIssues(tool: ValidFields): Issue[] {
+  const cache = tool.cache;
+  if (cache === undefined) return [];
+  const issues: Issue[] = [];
+  if (tool.behavior !== undefined && !(tool.behavior.readonly && tool.behavior.idempotent)) {
+    issues.push({
+      path: '/cache',
+      message:
+        'a result cache is allowed only on a readonly, idempotent tool version: remove cache or declare the behavior readonly and idempotent',
+    });
+  }
+  const key = cache.key ?? [];
+  if (new Set(key).size !== key.length) {
+    issues.push({ path: '/cache/key', message: 'cache key arguments must be unique' });
   }
   return issues;
 }

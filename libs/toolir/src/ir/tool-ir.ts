@@ -124,6 +124,35 @@ export const ToolConstraintsSchema = z.strictObject({
 });
 export type ToolConstraints = z.infer<typeof ToolConstraintsSchema>;
 
+/** The longest a cached result may be served (one day): beyond it, a readonly answer is stale news. */
+export const MAX_CACHE_TTL_MS = 86_400_000;
+
+/**
+ * A result cache in front of a readonly, idempotent tool version: a call whose key arguments match
+ * a stored successful result within `ttl_ms` is answered from it without executing the tool.
+ */
+export const ToolCacheSchema = z.strictObject({
+  ttl_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CACHE_TTL_MS)
+    .meta({ description: 'How long a successful result is served from the cache, in milliseconds.' }),
+  key: z
+    .array(z.string().min(1, 'must not be empty'))
+    .min(1, 'must name at least one argument; leave `key` out to key on all arguments')
+    .optional()
+    .meta({
+      description:
+        'The arguments that form the cache key: top-level argument names or JSON Pointers (`/filter/city`) into the arguments; absent means all arguments.',
+    }),
+  scope: z.enum(['team', 'shared']).default('team').meta({
+    description:
+      "Who shares an entry: `team` (the default) keeps each team's results to itself, `shared` serves one result to every team that may call the version.",
+  }),
+});
+export type ToolCache = z.infer<typeof ToolCacheSchema>;
+
 /** What the tool needs besides its arguments. */
 export const ToolDependenciesSchema = z.strictObject({
   tools: z.array(ToolNameSchema).default([]).meta({
@@ -213,6 +242,10 @@ export const ToolIRSchema = z.strictObject({
     .array(ToolNameSchema)
     .optional()
     .meta({ description: 'Tools tried in order when this one fails for good.' }),
+  cache: ToolCacheSchema.optional().meta({
+    description:
+      'Serve successful results from a cache for `ttl_ms` (readonly, idempotent versions only); absent means every call executes.',
+  }),
   tags: z.array(TagSchema).optional(),
   provider_hints: z.record(z.string(), z.record(z.string(), z.unknown())).optional().meta({
     description: "Per-provider extras, e.g. `{anthropic: {cache_control: {type: 'ephemeral'}}}`.",

@@ -3,6 +3,7 @@ import type { Call } from '@toolgate/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatMs } from '../../../lib/format';
 import { respond, stubFetch } from '../../../lib/testing/stub-fetch';
 import CallPage from './page';
 
@@ -29,6 +30,7 @@ const CALL: Call = {
   error_code: null,
   attempts: 1,
   answered_by: 'get_forecast',
+  cache_age_ms: null,
   latency_ms: 12,
   decision: null,
   input_check: null,
@@ -131,6 +133,18 @@ describe('the call page', () => {
     expect((await screen.findByRole('region', { name: 'Cost' })).textContent).toContain(
       'No token usage',
     );
+  });
+
+  it('badges a call the result cache answered, with the age of the result', async () => {
+    showCall({ ...CALL, answered_by: 'cache', cache_age_ms: 1500, attempts: 0 });
+    const badge = await screen.findByText(/from cache/);
+    expect(badge.textContent).toBe(`from cache · ${formatMs(1500)} old`);
+  });
+
+  it('shows no cache badge on a call that executed', async () => {
+    showCall(CALL);
+    await screen.findByText('get_forecast');
+    expect(screen.queryByText(/from cache/)).toBeNull();
   });
 
   it('shows no replay for a call posted without partial states', async () => {

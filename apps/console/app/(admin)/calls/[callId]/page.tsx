@@ -111,6 +111,16 @@ export default function CallPage() {
           <span className={`badge status-${current.status}`}>
             {current.status.replaceAll('_', ' ')}
           </span>{' '}
+          {current.cache_age_ms === null ? null : (
+            <>
+              <span
+                className="badge answered-by-cache"
+                title="Answered by the tool version's result cache, without executing the tool"
+              >
+                from cache · {formatMs(current.cache_age_ms)} old
+              </span>{' '}
+            </>
+          )}
           {current.error_code ? <code>{current.error_code}</code> : null} · {current.attempts}{' '}
           attempt
           {current.attempts === 1 ? '' : 's'} · latency {formatMs(current.latency_ms)} · provider{' '}

@@ -40,6 +40,7 @@ export function callOf(index: number, status: CallStatus = 'succeeded'): Call {
     partial_states: null,
     arguments_repair: null,
     trace_id: null,
+    cache_age_ms: null,
     cost: {
       tool_usd: null,
       tokens_usd: null,
