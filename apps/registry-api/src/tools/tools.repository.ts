@@ -371,9 +371,10 @@ export class ToolsRepository {
   }
 
   /** The published versions of the given tools, for export resolution. */
-  publishedVersionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
+  /** Published versions and drafts: a draft is exported only to an exact pin (a preview). */
+  exportableVersionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
     return this.database.prisma.toolVersion.findMany({
-      where: { toolId: { in: toolIds }, status: 'published' },
+      where: { toolId: { in: toolIds }, status: { in: ['published', 'draft'] } },
     });
   }
 

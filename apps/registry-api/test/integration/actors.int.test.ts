@@ -6,7 +6,12 @@ import {
   createBuiltinTool,
   DESTRUCTIVE_BEHAVIOR,
 } from '../factories/gateway.factory';
-import { createTeam, uniqueName, type TestTeam, type TestTool } from '../factories/registry.factory';
+import {
+  createTeam,
+  uniqueName,
+  type TestTeam,
+  type TestTool,
+} from '../factories/registry.factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let api: TestApp;
@@ -33,10 +38,14 @@ beforeAll(async () => {
   api = await startTestApp({}, { builtins });
   team = await createTeam(api);
   caller = await namedKey();
-  tool = await createBuiltinTool(api, { ...team, key: caller.key }, {
-    handler: 'drop',
-    behavior: DESTRUCTIVE_BEHAVIOR,
-  });
+  tool = await createBuiltinTool(
+    api,
+    { ...team, key: caller.key },
+    {
+      handler: 'drop',
+      behavior: DESTRUCTIVE_BEHAVIOR,
+    },
+  );
   approver = await createConsoleUser(api, 'approver');
   const posted = await api.request({
     method: 'POST',
