@@ -335,7 +335,7 @@ function scenario(kind: StackKind): void {
     await watcher.page.goto(`${stack.consoleUrl}/approvals`);
     await watcher.page.getByRole('heading', { name: TOOL_NAME }).waitFor();
     await watcher.page.getByText('Only approvers and admins can decide approvals.').waitFor();
-    expect(await watcher.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(await watcher.page.getByRole('button', { name: 'Approve…' }).count()).toBe(0);
     const pending = await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
       path: '/v1/approvals?status=pending',
     });
@@ -370,10 +370,14 @@ function scenario(kind: StackKind): void {
     await card.locator('.json-destructive').first().waitFor();
     await shot(decider.page, '06-approvals');
     await card.getByLabel('Reason').fill('Ticket OPS-42: table is obsolete');
-    await card.getByRole('button', { name: 'Approve' }).click();
-    await decider.page
-      .getByText(`Call ${callId.slice(0, 8)} approved by user:${approver.email}.`)
+    await card.getByRole('button', { name: 'Approve…' }).click();
+    await card
+      .getByRole('group', { name: 'Confirm: approve' })
+      .locator('.json-destructive')
+      .first()
       .waitFor();
+    await card.getByRole('button', { name: 'Yes, approve and run' }).click();
+    await decider.page.getByText(`Call ${callId.slice(0, 8)} approved by`).waitFor();
     await decider.page.goto(`${stack.consoleUrl}/calls/${callId}`);
     await decider.page
       .locator('.page-header .badge', { hasText: 'succeeded' })
