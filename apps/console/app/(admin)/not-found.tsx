@@ -7,8 +7,8 @@ export default function NotFound() {
       <header className="page-header">
         <h1 id="not-found-heading">Page not found</h1>
         <p className="hint">
-          Nothing lives at this address: the link may be old, or the tool, call or policy it
-          pointed to was removed.
+          Nothing lives at this address: the link may be old, or the tool, call or policy it pointed
+          to was removed.
         </p>
       </header>
       <div className="card">
