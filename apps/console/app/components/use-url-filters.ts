@@ -38,7 +38,6 @@ export function useUrlFilters<TKey extends string>(
       });
     },
     // the keys are a constant list per page
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
   return [filters, update];

@@ -35,6 +35,7 @@ type ReleaseAction =
 
 @Injectable()
 export class ReleasesService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
     @Inject(ToolsService) private readonly tools: ToolsService,

@@ -96,7 +96,7 @@ describe('the audit page', () => {
     expect(network.sent.map((request) => request.url)).toContain(
       '/v1/audit?actor=user%3Aada%40example.com&limit=25',
     );
-    expect((screen.getByLabelText('Actor') as HTMLInputElement).value).toBe('user:ada@example.com');
+    expect(screen.getByLabelText<HTMLInputElement>('Actor').value).toBe('user:ada@example.com');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-04 09:30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await screen.findByText('tool.created');

@@ -42,10 +42,10 @@ function showRelease() {
 describe('the release page', () => {
   it('preselects no version to set stable or to deprecate', async () => {
     showRelease();
-    const stable = (await screen.findByLabelText('Version')) as HTMLSelectElement;
+    const stable = await screen.findByLabelText<HTMLSelectElement>('Version');
     expect(stable.value).toBe('');
     expect(screen.getByRole('button', { name: 'Set stable' })).toHaveProperty('disabled', true);
-    const deprecate = screen.getByLabelText('Version to deprecate') as HTMLSelectElement;
+    const deprecate = screen.getByLabelText<HTMLSelectElement>('Version to deprecate');
     expect(deprecate.value).toBe('');
     expect(screen.queryByRole('form', { name: /Deprecate/ })).toBeNull();
     // the running canary is marked, so nobody deprecates it by mistake
