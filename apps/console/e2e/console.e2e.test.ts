@@ -521,12 +521,21 @@ function scenario(kind: StackKind): void {
     expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
     const failed = await apiRequest<{ call_ids: string[] }>(stack, {
       method: 'POST',
-      path: '/v1/calls/ir?wait_ms=2000',
+      path: '/v1/calls/ir?wait_ms=0',
       key: keys.body.key,
       body: [{ id: 'call_e2e_3', name: TOOL_NAME, arguments: { table: '' } }],
     });
-    expect(failed.status, JSON.stringify(failed.body)).toBeLessThan(300);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(202);
     const failedId = failed.body.call_ids[0]!;
+    // an empty table name breaks the schema's minLength: the call fails validation, never runs
+    await expect
+      .poll(
+        async () =>
+          (await apiRequest<{ status: string }>(stack, { path: `/v1/calls/${failedId}` })).body
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe('failed');
 
     const visitor = await openBrowser();
     await signIn(visitor, stack.admin);
