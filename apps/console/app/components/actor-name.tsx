@@ -36,7 +36,7 @@ export function ActorName({
         title={copied ? 'Copied' : `Copy ${actor}`}
         onClick={copy}
       >
-        {copied ? '✓' : '⧉'}
+        {copied ? 'copied' : 'copy'}
       </button>
     </span>
   );
