@@ -17,6 +17,9 @@ import {
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+/** Every page at desktop and phone width, kept by CI as artifacts. */
+const PAGE_SHOTS = path.resolve(import.meta.dirname, '../../../tmp/console-e2e');
+const WIDTHS = [1440, 390] as const;
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -335,7 +338,7 @@ function scenario(kind: StackKind): void {
     await watcher.page.goto(`${stack.consoleUrl}/approvals`);
     await watcher.page.getByRole('heading', { name: TOOL_NAME }).waitFor();
     await watcher.page.getByText('Only approvers and admins can decide approvals.').waitFor();
-    expect(await watcher.page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(await watcher.page.getByRole('button', { name: 'Approve…' }).count()).toBe(0);
     const pending = await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
       path: '/v1/approvals?status=pending',
     });
@@ -370,10 +373,14 @@ function scenario(kind: StackKind): void {
     await card.locator('.json-destructive').first().waitFor();
     await shot(decider.page, '06-approvals');
     await card.getByLabel('Reason').fill('Ticket OPS-42: table is obsolete');
-    await card.getByRole('button', { name: 'Approve' }).click();
-    await decider.page
-      .getByText(`Call ${callId.slice(0, 8)} approved by user:${approver.email}.`)
+    await card.getByRole('button', { name: 'Approve…' }).click();
+    await card
+      .getByRole('group', { name: 'Confirm: approve' })
+      .locator('.json-destructive')
+      .first()
       .waitFor();
+    await card.getByRole('button', { name: 'Yes, approve and run' }).click();
+    await decider.page.getByText(`Call ${callId.slice(0, 8)} approved by`).waitFor();
     await decider.page.goto(`${stack.consoleUrl}/calls/${callId}`);
     await decider.page
       .locator('.page-header .badge', { hasText: 'succeeded' })
@@ -410,14 +417,17 @@ function scenario(kind: StackKind): void {
       .map((event) => event.action);
     expect(byAdmin.length).toBeGreaterThanOrEqual(5);
     expect(trail.body.items.some((event) => event.actor === `user:${approver.email}`)).toBe(true);
+    // Actors show by name; the recorded id is on hover.
     const list = page.locator('.audit-list');
-    await list.getByText(`user:${approver.email}`).first().waitFor();
-    await list.getByText(`user:${stack.admin.email}`).first().waitFor();
+    await list.locator(`[title="user:${approver.email}"]`).first().waitFor();
+    await list.locator(`[title="user:${stack.admin.email}"]`).first().waitFor();
     await page.getByLabel('Actor').fill(`user:${approver.email}`);
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect
-      .poll(() => list.getByText(`user:${stack.admin.email}`).count(), { timeout: 15_000 })
+      .poll(() => list.locator(`[title="user:${stack.admin.email}"]`).count(), { timeout: 15_000 })
       .toBe(0);
+    // the filter is in the URL, so a reload keeps it
+    expect(new URL(page.url()).searchParams.get('actor')).toBe(`user:${approver.email}`);
     await list.locator('summary').first().click();
     await shot(page, '09-audit');
 
@@ -477,6 +487,107 @@ function scenario(kind: StackKind): void {
     await page.getByRole('link', { name: TOOL_NAME }).waitFor();
 
     for (const session of sessions) expect(session.errors, `browser console errors`).toEqual([]);
+  });
+
+  it('shows every page without a 5xx, an error box, a page error or sideways scrolling, at 1440 and 390 px', async () => {
+    // More of what an installation has: a draft, a call waiting for a person, a failed call.
+    const tools = await apiRequest<{ items: Array<{ id: string; name: string }> }>(stack, {
+      path: `/v1/tools?q=${encodeURIComponent(TOOL_NAME)}`,
+    });
+    const toolId = tools.body.items.find((tool) => tool.name === TOOL_NAME)!.id;
+    const draft = await apiRequest(stack, {
+      method: 'POST',
+      path: `/v1/tools/${toolId}/versions`,
+      body: { ir: toolIr(toolId, '3.0.0', executorUrl), status: 'draft' },
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const keys = await apiRequest<{ key: string }>(stack, {
+      method: 'POST',
+      path: '/v1/api-keys',
+      body: {
+        name: 'nightly-cleanup',
+        scopes: ['calls:execute', 'tools:read'],
+        team_id: (await apiRequest<{ items: Array<{ id: string }> }>(stack, { path: '/v1/teams' }))
+          .body.items[0]!.id,
+      },
+    });
+    expect(keys.status, JSON.stringify(keys.body)).toBe(201);
+    const waiting = await apiRequest<{ call_ids: string[] }>(stack, {
+      method: 'POST',
+      path: '/v1/calls/ir?wait_ms=0&conversation_id=conv-e2e-2',
+      key: keys.body.key,
+      body: [{ id: 'call_e2e_2', name: TOOL_NAME, arguments: { table: 'orders' } }],
+    });
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
+    const failed = await apiRequest<{ call_ids: string[] }>(stack, {
+      method: 'POST',
+      path: '/v1/calls/ir?wait_ms=0',
+      key: keys.body.key,
+      body: [{ id: 'call_e2e_3', name: TOOL_NAME, arguments: { table: '' } }],
+    });
+    expect(failed.status, JSON.stringify(failed.body)).toBe(202);
+    const failedId = failed.body.call_ids[0]!;
+    // an empty table name breaks the schema's minLength: the call fails validation, never runs
+    await expect
+      .poll(
+        async () =>
+          (await apiRequest<{ status: string }>(stack, { path: `/v1/calls/${failedId}` })).body
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe('failed');
+
+    const visitor = await openBrowser();
+    await signIn(visitor, stack.admin);
+    const serverErrors: string[] = [];
+    visitor.page.on('response', (response) => {
+      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`);
+    });
+    const pages: Array<[route: string, name: string]> = [
+      ['/tools', 'catalog'],
+      [`/tools/${toolId}`, 'tool'],
+      [`/tools/${toolId}/release`, 'release'],
+      ['/releases', 'releases'],
+      ['/policies', 'policies'],
+      ['/imports', 'imports'],
+      ['/secrets', 'secrets'],
+      ['/approvals', 'approvals'],
+      ['/calls', 'calls'],
+      [`/calls/${failedId}`, 'call-failed'],
+      [`/calls/${waiting.body.call_ids[0]!}`, 'call-waiting'],
+      ['/audit', 'audit'],
+      ['/slo', 'slo'],
+      ['/users', 'people'],
+      ['/no-such-page', 'not-found'],
+    ];
+    for (const width of WIDTHS) {
+      const folder = path.join(PAGE_SHOTS, kind, String(width));
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder, { recursive: true });
+      await visitor.page.setViewportSize({ width, height: 900 });
+      for (const [route, name] of pages) {
+        await visitor.page.goto(`${stack.consoleUrl}${route}`);
+        await visitor.page.locator('main h1').first().waitFor();
+        await visitor.page.waitForLoadState('networkidle');
+        await visitor.page
+          .locator('.state-loading')
+          .first()
+          .waitFor({ state: 'detached', timeout: 15_000 })
+          .catch(() => undefined);
+        await visitor.page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+        expect(await visitor.page.locator('.state-error').count(), `error box on ${route}`).toBe(0);
+        const overflow = await visitor.page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${route} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+    await visitor.page.goto(`${stack.consoleUrl}/no-such-page`);
+    await visitor.page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await visitor.page.getByRole('link', { name: 'Catalog' }).first().waitFor();
+    expect(serverErrors).toEqual([]);
+    // the 404 itself is the one refused request this test asks for
+    expect(visitor.errors.filter((error) => !error.includes('/no-such-page'))).toEqual([]);
   });
 }
 

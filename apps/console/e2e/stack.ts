@@ -8,6 +8,7 @@
  *   directory, no DATABASE_URL, no REDIS_URL, so the API runs calls in-process, and no worker.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -179,7 +180,10 @@ export async function startStack(kind: StackKind, options: StackOptions = {}): P
   const cleanups: Array<() => Promise<void> | void> = [];
   // What each kind sets for the API and the worker: where the data lives, as `npm start` or an
   // operator would set it up, and the real stack's egress allow-list.
-  const kindEnv: Record<string, string> = {};
+  // A secret store key, as `npm start` generates one: without it the Secrets page can only say so.
+  const kindEnv: Record<string, string> = {
+    TOOLGATE_SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
   const queue: Record<string, string> = {};
   if (kind === 'real') {
     const prefix = createTestPrefix();

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ActorsService } from './actors/actors.service';
 import { ContractResponseInterceptor } from './contract/contract-response.interceptor';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
@@ -144,6 +145,7 @@ export class AppModule {
         { provide: GATEWAY_OPTIONS, useValue: options.gateway },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        ActorsService,
         { provide: APP_INTERCEPTOR, useClass: ContractResponseInterceptor },
         AuthCache,
         CredentialsService,

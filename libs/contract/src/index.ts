@@ -1,6 +1,7 @@
 export * from './route/route';
 export * from './problem/problem';
 export * from './common/pagination';
+export * from './common/actor';
 export * from './common/version-selection';
 export * from './executor/executor-config';
 export * from './openapi/openapi-document';

@@ -29,6 +29,9 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<ConsoleSession | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [attempt, setAttempt] = useState(0);
+  // On a phone the navigation folds behind a menu button; following a link folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
 
   useEffect(() => {
     let active = true;
@@ -86,9 +89,20 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <div className="shell">
-        <nav className="sidebar" aria-label="Main">
-          <p className="brand">Toolgate</p>
-          <ul>
+        <nav className={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Main">
+          <div className="sidebar-top">
+            <p className="brand">Toolgate</p>
+            <button
+              type="button"
+              className="menu-button"
+              aria-expanded={menuOpen}
+              aria-controls="main-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? 'Close' : 'Menu'}
+            </button>
+          </div>
+          <ul id="main-menu">
             {NAV.filter((item) => !item.adminOnly || canAdminister(value.user.role)).map((item) => {
               const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
               return (

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /** A button that asks once more before an action that changes production. */
 export function ConfirmButton({
@@ -11,7 +11,8 @@ export function ConfirmButton({
   tone = 'danger',
 }: {
   label: string;
-  question: string;
+  /** What will happen, said before it does (who still calls the version, ...). */
+  question: ReactNode;
   onConfirm: () => void;
   disabled?: boolean;
   tone?: 'danger' | 'primary';

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
-import { routes, type Tool } from '@toolgate/contract';
+import { routes, type ToolListItem } from '@toolgate/contract';
 import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { respond, stubFetch } from '../lib/testing/stub-fetch';
 import { useApi } from './use-api';
 
-const TOOL: Tool = {
+const TOOL: ToolListItem = {
   id: '6f1c1e2a-7d1e-4a55-9d8c-1f0f9b8c2a11',
   team_id: '3f0c7d0e-5b7a-4d8e-9a51-2f4c1b6e8d90',
   name: 'orders.refund',
@@ -15,6 +15,7 @@ const TOOL: Tool = {
   release: null,
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
+  badges: { destructive: false, imported_from: null, deprecated: [] },
 };
 let restore: () => void = () => undefined;
 

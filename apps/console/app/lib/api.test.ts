@@ -36,7 +36,7 @@ describe('apiRequest', () => {
   it('builds the URL from the route, its path parameters and its query', async () => {
     const network = stubFetch(
       respond(['GET', '/v1/tools?tag=billing&tag=write&q=refund&limit=10'], 200, {
-        items: [TOOL],
+        items: [{ ...TOOL, badges: { destructive: false, imported_from: null, deprecated: [] } }],
         next_cursor: null,
       }),
       respond(['PUT', `/v1/secrets/petstore%2Fapi_key?team_id=${TEAM_ID}`], 200, {

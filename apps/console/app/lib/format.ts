@@ -1,11 +1,40 @@
 /** Small display helpers shared by the pages. */
 
+/** The absolute time in the reader's time zone, in ISO order: `2026-12-07 00:15:03 GMT+1`. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+  if (Number.isNaN(date.getTime())) return iso;
+  // sv-SE writes dates year first (ISO 8601 order) whatever the reader's locale
+  const local = date.toLocaleString('sv-SE', { hour12: false });
+  const zone =
+    new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' })
+      .formatToParts(date)
+      .find((part) => part.type === 'timeZoneName')?.value ?? '';
+  return zone === '' ? local : `${local} ${zone}`;
+}
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "3 minutes ago" / "in 2 days" from `now`; "just now" within ten seconds. */
+export function formatRelative(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const seconds = Math.round((at - now) / 1000);
+  if (Math.abs(seconds) < 10) return 'just now';
+  const [unit, size] = UNITS.find(([, length]) => Math.abs(seconds) >= length) ?? ['second', 1];
+  return new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(
+    Math.round(seconds / size),
+    unit,
+  );
 }
 
 export function formatPercent(ratio: number | null | undefined, digits = 1): string {

@@ -74,7 +74,10 @@ function SignInForm() {
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
       <p className="hint">
-        The first admin comes from TOOLGATE_CONSOLE_ADMIN_EMAIL / TOOLGATE_CONSOLE_ADMIN_PASSWORD.
+        The first admin is admin@toolgate.local unless TOOLGATE_CONSOLE_ADMIN_EMAIL says otherwise.
+        Its password is TOOLGATE_CONSOLE_ADMIN_PASSWORD or, without it, the one `npm start`
+        generated into <code>.toolgate/console-admin-password</code> (in the directory it was
+        started from).
       </p>
     </form>
   );

@@ -10,6 +10,13 @@ export type ApiKeyRow = ApiKey;
 /** A key as authentication reads it: with its team's name, which the request's trace shows. */
 export type AuthenticatingKeyRow = ApiKey & { team: { name: string } };
 
+/** A key's name and its team's name, which people read instead of its id. */
+export interface KeyNameRow {
+  id: string;
+  name: string;
+  team: { name: string };
+}
+
 export interface CreateApiKeyRow {
   id: string;
   teamId: string;
@@ -31,6 +38,15 @@ export class ApiKeysRepository {
     return this.database.prisma.apiKey.findUnique({
       where: { id },
       include: { team: { select: { name: true } } },
+    });
+  }
+
+  /** Keys by id with their team's name, for answers that name their actors; revoked keys too. */
+  findNames(ids: readonly string[]): Promise<KeyNameRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.database.prisma.apiKey.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, name: true, team: { select: { name: true } } },
     });
   }
 

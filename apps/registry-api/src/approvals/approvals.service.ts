@@ -11,6 +11,7 @@ import type {
   ApprovalList,
   ListApprovalsQuery,
 } from '@toolgate/contract';
+import { ActorsService } from '../actors/actors.service';
 import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
@@ -66,6 +67,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(ApprovalsRepository) private readonly approvals: ApprovalsRepository,
     @Inject(GatewayHost) private readonly gateway: GatewayHost,
+    @Inject(ActorsService) private readonly actors: ActorsService,
   ) {}
 
   onModuleInit(): void {
@@ -87,7 +89,10 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
       status: query.status,
       limit: query.limit,
     });
-    return { items: rows.map(approvalToDto) };
+    const actors = await this.actors.describe(
+      rows.flatMap((row) => [row.requestedBy, row.decidedBy]),
+    );
+    return { items: rows.map(approvalToDto), actors };
   }
 
   /**

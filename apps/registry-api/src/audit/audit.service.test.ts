@@ -5,6 +5,7 @@ import {
   type ChainPosition,
   type StoredAuditEvent,
 } from './audit-hash';
+import type { ActorsService } from '../actors/actors.service';
 import type { AuditCheckpointRow, AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 
@@ -91,7 +92,12 @@ class InMemoryAuditRepository {
 
 function newTestService() {
   const repository = new InMemoryAuditRepository();
-  const sut = new AuditService(repository as unknown as AuditRepository);
+  // verification never names actors; only list answers do
+  const actors = { describe: () => Promise.resolve({}) };
+  const sut = new AuditService(
+    repository as unknown as AuditRepository,
+    actors as unknown as ActorsService,
+  );
   return { sut, repository };
 }
 

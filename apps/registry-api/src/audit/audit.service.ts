@@ -8,6 +8,7 @@ import type {
   AuditVerifyQuery,
 } from '@toolgate/contract';
 import { z } from 'zod';
+import { ActorsService } from '../actors/actors.service';
 import type { Principal } from '../auth/principal';
 import { decodeCursor, encodeCursor } from '../common/pagination';
 import { ToolException } from '../problem/tool.exception';
@@ -59,7 +60,10 @@ function toAuditEvent(event: StoredAuditEvent): AuditEvent {
 
 @Injectable()
 export class AuditService {
-  constructor(@Inject(AuditRepository) private readonly audit: AuditRepository) {}
+  constructor(
+    @Inject(AuditRepository) private readonly audit: AuditRepository,
+    @Inject(ActorsService) private readonly actors: ActorsService,
+  ) {}
 
   async list(principal: Principal, query: AuditQuery): Promise<AuditPage> {
     const cursor =
@@ -85,6 +89,7 @@ export class AuditService {
     const last = page.at(-1);
     return {
       items: page.map(toAuditEvent),
+      actors: await this.actors.describe(page.map((event) => event.actor)),
       next_cursor:
         events.length > query.limit && last ? encodeCursor({ seq: last.seq.toString() }) : null,
     };

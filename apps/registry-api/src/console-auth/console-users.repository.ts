@@ -40,6 +40,15 @@ export class ConsoleUsersRepository {
     return this.database.prisma.consoleUser.findUnique({ where: { id } });
   }
 
+  /** Console users by email, for answers that name their actors; disabled users too. */
+  findNames(emails: readonly string[]): Promise<Array<{ email: string; name: string }>> {
+    if (emails.length === 0) return Promise.resolve([]);
+    return this.database.prisma.consoleUser.findMany({
+      where: { email: { in: [...emails] } },
+      select: { email: true, name: true },
+    });
+  }
+
   list(): Promise<ConsoleUserRow[]> {
     return this.database.prisma.consoleUser.findMany({ orderBy: { email: 'asc' }, take: 1000 });
   }

@@ -166,7 +166,7 @@ export class ExportsService {
     const ids = tools.map((tool) => tool.id);
     const [releases, versions] = await Promise.all([
       this.releases.releasesOf(ids),
-      this.tools.publishedVersionsOf(ids),
+      this.tools.exportableVersionsOf(ids),
     ]);
     const releaseOf = new Map(releases.map((release) => [release.toolId, release]));
     const versionsOf = new Map<string, ToolVersionRow[]>();
@@ -288,6 +288,8 @@ export class ExportsService {
           version: row.version,
           sunset_at: row.sunsetAt,
           deprecated_at: row.deprecatedAt,
+          // a draft resolves only for an exact pin: ranges and labels never reach it
+          status: row.status,
         })),
         // Without a release only a pin can select a version; any existing version satisfies the argument.
         stable: stable ?? rows[0]?.version ?? '0.0.0',

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ProblemCode } from '@toolgate/toolir';
+import type { ActorsService } from '../actors/actors.service';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { Principal } from '../auth/principal';
 import type { ExportCache } from '../exports/export-cache';
@@ -44,11 +45,13 @@ function newTestService(current: ReleaseRow | null) {
       requireVisible: vi.fn(() => Promise.resolve({})),
     },
     cache: { invalidate: vi.fn() },
+    actors: { describe: vi.fn(() => Promise.resolve({})) },
   };
   const sut = new ReleasesService(
     mocks.releases as unknown as ReleasesRepository,
     mocks.tools as unknown as ToolsService,
     mocks.cache as unknown as ExportCache,
+    mocks.actors as unknown as ActorsService,
   );
   return { sut, mocks };
 }

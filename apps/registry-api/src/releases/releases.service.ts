@@ -1,5 +1,11 @@
 import { Injectable, Inject } from '@nestjs/common';
-import type { Release, SetCanaryVersionInput, SetStableVersionInput } from '@toolgate/contract';
+import type {
+  Release,
+  ReleaseWithActors,
+  SetCanaryVersionInput,
+  SetStableVersionInput,
+} from '@toolgate/contract';
+import { ActorsService } from '../actors/actors.service';
 import type { Principal } from '../auth/principal';
 import { ExportCache } from '../exports/export-cache';
 import { ToolException } from '../problem/tool.exception';
@@ -29,15 +35,18 @@ type ReleaseAction =
 
 @Injectable()
 export class ReleasesService {
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ReleasesRepository) private readonly releases: ReleasesRepository,
     @Inject(ToolsService) private readonly tools: ToolsService,
     @Inject(ExportCache) private readonly cache: ExportCache,
+    @Inject(ActorsService) private readonly actors: ActorsService,
   ) {}
 
-  async get(principal: Principal, toolId: string): Promise<Release> {
+  async get(principal: Principal, toolId: string): Promise<ReleaseWithActors> {
     await this.tools.requireVisible(principal, toolId);
-    return releaseToDto(toolId, await this.releases.find(toolId));
+    const release = releaseToDto(toolId, await this.releases.find(toolId));
+    return { ...release, actors: await this.actors.describe([release.updated_by]) };
   }
 
   async setStable(

@@ -6,6 +6,7 @@ import { inTransaction } from '../database/transaction';
 import { Prisma, type Release, type Tool, type ToolVersion } from '../generated/prisma/client';
 import { ToolException } from '../problem/tool.exception';
 import { setStableInTransaction } from '../releases/releases.repository';
+import type { BadgeVersionRow } from './tool-badges';
 import type { ToolSearchQuery } from './tool-search-query';
 
 export type ToolRow = Tool;
@@ -352,6 +353,34 @@ export class ToolsRepository {
     }));
   }
 
+  /** The published versions of a page's tools, reduced to what their badges need (not the IR). */
+  async badgeVersionsOf(toolIds: string[]): Promise<BadgeVersionRow[]> {
+    if (toolIds.length === 0) return [];
+    const rows = await this.database.prisma.$queryRaw<
+      Array<{
+        tool_id: string;
+        version: string;
+        destructive: boolean | null;
+        source_kind: string | null;
+        deprecated_at: Date | null;
+        sunset_at: Date | null;
+      }>
+    >(Prisma.sql`
+      SELECT tool_id, version, deprecated_at, sunset_at,
+             (ir -> 'behavior' ->> 'destructive') = 'true' AS destructive,
+             ir -> 'protocol_meta' -> 'toolgate' -> 'source' ->> 'kind' AS source_kind
+        FROM tool_versions
+       WHERE tool_id = ANY(${toolIds}::uuid[]) AND status = 'published'`);
+    return rows.map((row) => ({
+      toolId: row.tool_id,
+      version: row.version,
+      destructive: row.destructive === true,
+      sourceKind: row.source_kind,
+      deprecatedAt: row.deprecated_at,
+      sunsetAt: row.sunset_at,
+    }));
+  }
+
   listVersions(toolId: string): Promise<ToolVersionRow[]> {
     return this.database.prisma.toolVersion.findMany({
       where: { toolId },
@@ -371,9 +400,10 @@ export class ToolsRepository {
   }
 
   /** The published versions of the given tools, for export resolution. */
-  publishedVersionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
+  /** Published versions and drafts: a draft is exported only to an exact pin (a preview). */
+  exportableVersionsOf(toolIds: string[]): Promise<ToolVersionRow[]> {
     return this.database.prisma.toolVersion.findMany({
-      where: { toolId: { in: toolIds }, status: 'published' },
+      where: { toolId: { in: toolIds }, status: { in: ['published', 'draft'] } },
     });
   }
 

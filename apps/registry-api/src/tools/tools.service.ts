@@ -13,7 +13,15 @@ import { ToolException } from '../problem/tool.exception';
 import { resolveTargetTeamId } from '../teams/resolve-target-team';
 import { TeamsRepository } from '../teams/teams.repository';
 import { isUnavailable } from './deprecation-headers';
-import type { CreateToolInput, ListToolsQuery, SearchToolsQuery, Tool } from '@toolgate/contract';
+import type {
+  CreateToolInput,
+  ListToolsQuery,
+  SearchToolsQuery,
+  Tool,
+  ToolListItem,
+  ToolPage,
+} from '@toolgate/contract';
+import { toolBadgesOf } from './tool-badges';
 import { buildToolSearchQuery, searchQueryKey } from './tool-search-query';
 import {
   ToolsRepository,
@@ -88,10 +96,7 @@ export class ToolsService {
   }
 
   /** One page of tools; with `q`, of every match in rank order (see searchStatement), by cursor. */
-  async list(
-    principal: Principal,
-    query: ListToolsQuery,
-  ): Promise<{ items: Tool[]; next_cursor: string | null }> {
+  async list(principal: Principal, query: ListToolsQuery): Promise<ToolPage> {
     if (query.q !== undefined) return this.listMatches(principal, { ...query, q: query.q });
     const after =
       query.cursor === undefined
@@ -108,23 +113,38 @@ export class ToolsService {
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      items: page.map(toolToDto),
+      items: await this.withBadges(page),
       next_cursor:
         rows.length > query.limit && last ? encodeCursor({ name: last.name, id: last.id }) : null,
     };
   }
 
+  /** The page's tools with their badges: one read of their published versions for the page. */
+  private async withBadges(rows: ToolWithRelease[]): Promise<ToolListItem[]> {
+    const versions = await this.tools.badgeVersionsOf(rows.map((row) => row.id));
+    return rows.map((row) => ({
+      ...toolToDto(row),
+      badges: toolBadgesOf(
+        row.release?.stableVersion,
+        versions.filter((version) => version.toolId === row.id),
+      ),
+    }));
+  }
+
   private async listMatches(
     principal: Principal,
     query: ListToolsQuery & { q: string },
-  ): Promise<{ items: Tool[]; next_cursor: string | null }> {
+  ): Promise<ToolPage> {
     const page = await this.matchPage(principal, {
       q: query.q,
       cursor: query.cursor,
       limit: query.limit,
       filter: { tags: query.tag, team: query.team, status: query.status },
     });
-    return { items: page.matches.map(({ row }) => toolToDto(row)), next_cursor: page.nextCursor };
+    return {
+      items: await this.withBadges(page.matches.map(({ row }) => row)),
+      next_cursor: page.nextCursor,
+    };
   }
 
   /**

@@ -169,7 +169,7 @@ describe('catalog query plans', () => {
   it('reads the versions and releases of a page by tool id, not the whole tables', async () => {
     const page = await tools.list({ teamId: team.id, limit: 50 });
     const ids = page.map((tool) => tool.id);
-    const [versions] = await plansOf('tool_versions', () => tools.publishedVersionsOf(ids), {
+    const [versions] = await plansOf('tool_versions', () => tools.exportableVersionsOf(ids), {
       indexOnly: true,
     });
     expect(accessOf(versions, 'tool_versions')).toMatchObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActorsSchema } from '../common/actor';
 import { LimitSchema, TimestampSchema } from '../common/pagination';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
@@ -52,5 +53,8 @@ export const ApprovalSchema = z
   .meta({ id: 'Approval' });
 export type Approval = z.infer<typeof ApprovalSchema>;
 
-export const ApprovalListSchema = z.object({ items: z.array(ApprovalSchema) });
+export const ApprovalListSchema = z.object({
+  items: z.array(ApprovalSchema),
+  actors: ActorsSchema,
+});
 export type ApprovalList = z.infer<typeof ApprovalListSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActorsSchema } from '../common/actor';
 import {
   CursorParamSchema,
   LimitSchema,
@@ -79,7 +80,7 @@ export const AuditEventSchema = z
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
-export const AuditPageSchema = pageOf(AuditEventSchema);
+export const AuditPageSchema = pageOf(AuditEventSchema).extend({ actors: ActorsSchema });
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const AuditChainBreakReasonSchema = z

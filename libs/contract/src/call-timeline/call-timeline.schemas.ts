@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActorsSchema } from '../common/actor';
 import { TimestampSchema } from '../common/pagination';
 import { CallIdSchema, CallStatusSchema } from '../calls/calls.schemas';
 
@@ -104,6 +105,10 @@ export const CallTimelineEventSchema = z
 export type CallTimelineEvent = z.infer<typeof CallTimelineEventSchema>;
 
 export const CallTimelineSchema = z
-  .object({ call_id: CallIdSchema, events: z.array(CallTimelineEventSchema) })
+  .object({
+    call_id: CallIdSchema,
+    events: z.array(CallTimelineEventSchema),
+    actors: ActorsSchema,
+  })
   .meta({ id: 'CallTimeline' });
 export type CallTimeline = z.infer<typeof CallTimelineSchema>;

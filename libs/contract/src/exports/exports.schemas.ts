@@ -71,7 +71,7 @@ export const ExportQuerySchema = z
     }),
     pin: listParam(ExportPinSchema, 500).optional().meta({
       description:
-        'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas.',
+        'Versions to serve instead of the release: `name@2.1.0`, `name@^2.1`, `name@stable`, `name@canary`; repeat or separate with commas. A draft is served only to an exact pin (to preview it); ranges and labels skip drafts.',
     }),
     limit: z.coerce
       .number()

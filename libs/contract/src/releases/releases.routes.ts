@@ -4,6 +4,7 @@ import { ToolIdSchema } from '../tools/tools.schemas';
 import {
   ReleaseActionBodySchema,
   ReleaseSchema,
+  ReleaseWithActorsSchema,
   SetCanaryVersionSchema,
   SetStableVersionSchema,
 } from './releases.schemas';
@@ -24,7 +25,7 @@ export const releasesRoutes = {
     responses: {
       200: {
         description: 'The release; every version null before one is set.',
-        schema: ReleaseSchema,
+        schema: ReleaseWithActorsSchema,
       },
     },
     problems: ['not_found'],

@@ -1,5 +1,6 @@
 import { SemverSchema } from '@toolgate/toolir';
 import { z } from 'zod';
+import { ActorsSchema } from '../common/actor';
 import { TimestampSchema } from '../common/pagination';
 import { ToolIdSchema } from '../tools/tools.schemas';
 
@@ -52,3 +53,9 @@ export const ReleaseSchema = z
   })
   .meta({ id: 'Release' });
 export type Release = z.infer<typeof ReleaseSchema>;
+
+/** The release as `GET /release` answers it: with who made its last change. */
+export const ReleaseWithActorsSchema = ReleaseSchema.extend({ actors: ActorsSchema }).meta({
+  id: 'ReleaseWithActors',
+});
+export type ReleaseWithActors = z.infer<typeof ReleaseWithActorsSchema>;

@@ -98,7 +98,33 @@ export const ToolSchema = z
   .meta({ id: 'Tool' });
 export type Tool = z.infer<typeof ToolSchema>;
 
-export const ToolPageSchema = pageOf(ToolSchema);
+/** What a list shows beside a tool's name: the markers that change how people treat it. */
+export const ToolBadgesSchema = z
+  .object({
+    destructive: z.boolean().meta({
+      description:
+        'The served version (stable, else the newest published) declares `behavior.destructive`.',
+    }),
+    imported_from: z
+      .enum(['openapi', 'mcp'])
+      .nullable()
+      .meta({ description: 'Where the served version was imported from; null when written here.' }),
+    deprecated: z
+      .array(z.object({ version: z.string(), sunset_at: TimestampSchema.nullable() }))
+      .meta({
+        description: 'Published versions that are deprecated, newest first, with their sunset.',
+      }),
+  })
+  .meta({ id: 'ToolBadges' });
+export type ToolBadges = z.infer<typeof ToolBadgesSchema>;
+
+/** A tool as lists answer it: with its badges. */
+export const ToolListItemSchema = ToolSchema.extend({ badges: ToolBadgesSchema }).meta({
+  id: 'ToolListItem',
+});
+export type ToolListItem = z.infer<typeof ToolListItemSchema>;
+
+export const ToolPageSchema = pageOf(ToolListItemSchema);
 export type ToolPage = z.infer<typeof ToolPageSchema>;
 
 export const ToolSearchResultSchema = z.object({

@@ -2,8 +2,10 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { routes, type Approval } from '@toolgate/contract';
-import { formatTime, formatTimeLeft } from '../../lib/format';
+import { routes, type Actors, type Approval } from '@toolgate/contract';
+import { formatTimeLeft } from '../../lib/format';
+import { ActorName } from '../../components/actor-name';
+import { When } from '../../components/when';
 import { ApprovalDecision } from '../../components/forms/approval-decision';
 import { SelfApprovalSettings } from '../../components/forms/self-approval-settings';
 import { JsonView } from '../../components/json-view';
@@ -15,11 +17,13 @@ function ApprovalCard({
   approval,
   now,
   allowed,
+  actors,
   onDecided,
 }: {
   approval: Approval;
   now: number;
   allowed: boolean;
+  actors: Actors;
   onDecided: (approval: Approval) => void;
 }) {
   const call = useApi(routes.getCall, { params: { callId: approval.call_id } });
@@ -43,13 +47,17 @@ function ApprovalCard({
       </header>
       <dl className="pairs">
         <dt>Requester</dt>
-        <dd>{approval.requested_by}</dd>
+        <dd>
+          <ActorName actor={approval.requested_by} actors={actors} />
+        </dd>
         <dt>Conversation</dt>
         <dd>{call.data?.conversation_id ?? '—'}</dd>
         <dt>Why approval</dt>
         <dd>{approval.policy_reason ?? approval.reason}</dd>
         <dt>Requested</dt>
-        <dd>{formatTime(approval.created_at)}</dd>
+        <dd>
+          <When at={approval.created_at} />
+        </dd>
         <dt>Call</dt>
         <dd>
           <Link href={`/calls/${approval.call_id}`}>{approval.call_id}</Link>
@@ -63,7 +71,14 @@ function ApprovalCard({
       ) : (
         <p className="hint">Loading arguments…</p>
       )}
-      <ApprovalDecision approval={approval} allowed={allowed} now={now} onDecided={onDecided} />
+      <ApprovalDecision
+        approval={approval}
+        allowed={allowed}
+        now={now}
+        callArguments={call.data?.arguments}
+        actors={actors}
+        onDecided={onDecided}
+      />
     </article>
   );
 }
@@ -105,7 +120,7 @@ export default function ApprovalsPage() {
         {lastDecision ? (
           <p className="success" role="status">
             Call {lastDecision.call_id.slice(0, 8)} {lastDecision.status} by{' '}
-            {lastDecision.decided_by ?? 'you'}.
+            <ActorName actor={lastDecision.decided_by} actors={recent.data?.actors} />.
           </p>
         ) : null}
       </header>
@@ -125,6 +140,7 @@ export default function ApprovalsPage() {
                   approval={approval}
                   now={now}
                   allowed={allowed}
+                  actors={page.actors}
                   onDecided={decided}
                 />
               ))}
@@ -162,9 +178,13 @@ export default function ApprovalsPage() {
                       <td>
                         <span className={`badge status-${approval.status}`}>{approval.status}</span>
                       </td>
-                      <td>{approval.decided_by ?? '—'}</td>
+                      <td>
+                        <ActorName actor={approval.decided_by} actors={page.actors} />
+                      </td>
                       <td>{approval.decision_reason ?? '—'}</td>
-                      <td>{formatTime(approval.decided_at ?? approval.expires_at)}</td>
+                      <td>
+                        <When at={approval.decided_at ?? approval.expires_at} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

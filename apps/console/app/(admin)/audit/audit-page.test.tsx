@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import type { AuditEvent, AuditVerification } from '@toolgate/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { respond, stubFetch } from '../../lib/testing/stub-fetch';
 import AuditPage from './page';
@@ -41,14 +42,33 @@ const FULL: AuditVerification = {
 };
 let restore: () => void = () => undefined;
 
+const ACTORS = {
+  'user:ada@example.com': {
+    kind: 'user' as const,
+    id: 'ada@example.com',
+    name: 'Ada Lovelace',
+    team_name: null,
+  },
+};
+
 afterEach(() => {
   cleanup();
   restore();
+  window.history.replaceState(null, '', '/');
 });
 
 function stubAudit(verification: AuditVerification) {
   const network = stubFetch(
-    respond(['GET', '/v1/audit?limit=25'], 200, { items: [EVENT], next_cursor: null }),
+    respond(['GET', '/v1/audit?limit=25'], 200, {
+      items: [EVENT],
+      next_cursor: null,
+      actors: ACTORS,
+    }),
+    respond(['GET', '/v1/audit?actor=*'], 200, {
+      items: [EVENT],
+      next_cursor: null,
+      actors: ACTORS,
+    }),
     respond(['GET', '/v1/audit/verify'], 200, verification),
     respond(['GET', '/v1/audit/verify?full=true'], 200, FULL),
   );
@@ -57,6 +77,37 @@ function stubAudit(verification: AuditVerification) {
 }
 
 describe('the audit page', () => {
+  it('names the actor, with the recorded id on hover', async () => {
+    stubAudit(INCREMENTAL);
+    render(<AuditPage />);
+    const name = await screen.findByText('Ada Lovelace');
+    expect(name.closest('[title]')?.getAttribute('title')).toBe('user:ada@example.com');
+  });
+
+  it('reads its filters from the URL and writes applied ones back, in ISO date order', async () => {
+    const network = stubAudit(INCREMENTAL);
+    window.history.replaceState(null, '', '/audit?actor=user%3Aada%40example.com');
+    render(
+      <SearchParamsContext.Provider value={new URLSearchParams('actor=user%3Aada%40example.com')}>
+        <AuditPage />
+      </SearchParamsContext.Provider>,
+    );
+    await screen.findByText('tool.created');
+    expect(network.sent.map((request) => request.url)).toContain(
+      '/v1/audit?actor=user%3Aada%40example.com&limit=25',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Actor').value).toBe('user:ada@example.com');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-04 09:30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await screen.findByText('tool.created');
+    const query = new URLSearchParams(window.location.search);
+    expect(query.get('from')).toBe('2026-12-04 09:30');
+    const sent = network.sent.map((request) => request.url).at(-1) ?? '';
+    expect(new URL(sent, 'http://console').searchParams.get('from')).toBe(
+      new Date('2026-12-04T09:30').toISOString(),
+    );
+  });
+
   it('shows what the verification from the checkpoint found, without walking the chain', async () => {
     const network = stubAudit(INCREMENTAL);
     render(<AuditPage />);

@@ -1,29 +1,27 @@
 'use client';
 
 import { isRecord } from '@toolgate/toolir';
-import { useId, useState, type FormEvent } from 'react';
+import { Suspense, useId, useState, type FormEvent } from 'react';
 import { routes } from '@toolgate/contract';
 import { nonEmpty } from '../../lib/api';
-import { formatTime } from '../../lib/format';
+import { ActorName } from '../../components/actor-name';
 import { JsonView } from '../../components/json-view';
-import { Empty, Loaded } from '../../components/states';
+import { Empty, Loaded, Loading } from '../../components/states';
+import { useUrlFilters } from '../../components/use-url-filters';
+import { When } from '../../components/when';
 import { useApi } from '../../components/use-api';
 import { CursorPager, useCursorPages } from '../../components/cursor-pager';
 import { ChainStatus } from './chain-status';
 
-interface Filters {
-  actor: string;
-  entity_type: string;
-  action: string;
-  from: string;
-  to: string;
-}
+const FILTERS = ['actor', 'entity_type', 'action', 'from', 'to'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
 
 const EMPTY: Filters = { actor: '', entity_type: '', action: '', from: '', to: '' };
 
+/** `2026-12-07 14:00` (ISO order, the reader's time zone) to an instant; blank or unreadable: none. */
 function toIso(local: string): string | undefined {
-  if (local === '') return undefined;
-  const date = new Date(local);
+  if (local.trim() === '') return undefined;
+  const date = new Date(local.trim().replace(' ', 'T'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
@@ -66,9 +64,17 @@ function Change({ data }: { data: unknown }) {
 }
 
 export default function AuditPage() {
+  return (
+    <Suspense fallback={<Loading what="the audit trail" />}>
+      <AuditTrail />
+    </Suspense>
+  );
+}
+
+function AuditTrail() {
   const id = useId();
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useUrlFilters(FILTERS);
+  const [draft, setDraft] = useState<Filters>(filters);
   const { cursor, cursors, setCursors } = useCursorPages();
   const events = useApi(routes.listAuditEvents, {
     query: {
@@ -90,12 +96,13 @@ export default function AuditPage() {
     setCursors([]);
     setFilters(draft);
   };
-  const field = (name: keyof Filters, label: string, type = 'text') => (
+  const field = (name: keyof Filters, label: string, placeholder?: string) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
         id={`${id}-${name}`}
-        type={type}
+        type="text"
+        placeholder={placeholder}
         value={draft[name]}
         onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
       />
@@ -123,8 +130,8 @@ export default function AuditPage() {
         {field('actor', 'Actor')}
         {field('entity_type', 'Entity type')}
         {field('action', 'Action')}
-        {field('from', 'From', 'datetime-local')}
-        {field('to', 'To', 'datetime-local')}
+        {field('from', 'From', 'YYYY-MM-DD HH:MM')}
+        {field('to', 'To', 'YYYY-MM-DD HH:MM')}
         <div className="actions">
           <button type="submit" className="primary">
             Apply
@@ -158,8 +165,10 @@ export default function AuditPage() {
                       <summary>
                         <span className="hint">#{event.seq}</span> <strong>{event.action}</strong>{' '}
                         on {event.entity_type} <code>{event.entity_id.slice(0, 12)}</code> by{' '}
-                        <span className="actor">{event.actor}</span>{' '}
-                        <span className="hint">{formatTime(event.occurred_at)}</span>
+                        <ActorName actor={event.actor} actors={page.actors} />{' '}
+                        <span className="hint">
+                          <When at={event.occurred_at} />
+                        </span>
                       </summary>
                       <Change data={event.data} />
                       <p className="hint mono">

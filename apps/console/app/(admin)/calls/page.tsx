@@ -1,12 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useId, useState } from 'react';
+import { Suspense, useId } from 'react';
 import { CALL_STATUSES, routes, type CallStatus } from '@toolgate/contract';
 import { nonEmpty, oneOf } from '../../lib/api';
-import { formatMs, formatTime } from '../../lib/format';
-import { Empty, Loaded } from '../../components/states';
+import { formatMs } from '../../lib/format';
+import { Empty, Loaded, Loading } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { useUrlFilters } from '../../components/use-url-filters';
+import { When } from '../../components/when';
 import { CursorPager, useCursorPages } from '../../components/cursor-pager';
 import { CallsCharts, useCallsBucketFilter } from './calls-charts';
 
@@ -18,10 +20,25 @@ const RANGES: Record<string, number | null> = {
 };
 
 export default function CallsPage() {
+  return (
+    <Suspense fallback={<Loading what="calls" />}>
+      <Calls />
+    </Suspense>
+  );
+}
+
+// `status` and `tool` as the API names them, so a shared link reads like the query it runs
+const FILTERS = ['status', 'tool', 'range'] as const;
+
+function Calls() {
   const id = useId();
-  const [status, setStatus] = useState<CallStatus | ''>('');
-  const [tool, setTool] = useState('');
-  const [range, setRange] = useState('Any time');
+  const [filters, setFilters] = useUrlFilters(FILTERS);
+  const status: CallStatus | '' = oneOf(CALL_STATUSES, filters.status, '');
+  const tool = filters.tool;
+  const range = filters.range in RANGES ? filters.range : 'Any time';
+  const setStatus = (value: CallStatus | '') => setFilters({ status: value });
+  const setTool = (value: string) => setFilters({ tool: value });
+  const setRange = (value: string) => setFilters({ range: value === 'Any time' ? '' : value });
   const { cursor, cursors, setCursors } = useCursorPages();
   const bucket = useCallsBucketFilter((picked) => {
     setStatus(picked?.status ?? '');
@@ -152,7 +169,9 @@ export default function CallsPage() {
                       </td>
                       <td>{call.provider}</td>
                       <td>{formatMs(call.latency_ms)}</td>
-                      <td>{formatTime(call.created_at)}</td>
+                      <td>
+                        <When at={call.created_at} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

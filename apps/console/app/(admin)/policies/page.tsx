@@ -3,12 +3,12 @@
 import { useState } from 'react';
 import { routes, type Policy } from '@toolgate/contract';
 import { apiRequest, describeError } from '../../lib/api';
-import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { PolicyEditor } from '../../components/forms/policy-editor';
 import { canAdminister, useSession } from '../../components/session';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { When } from '../../components/when';
 
 const STARTER = `// Allows every call. Destructive tools still wait for a person: their behavior asks for approval.
 permit (principal, action, resource);
@@ -67,7 +67,7 @@ export default function PoliciesPage() {
                         <span className="badge status-succeeded">active</span>
                       ) : null}
                       <div className="hint">
-                        {formatTime(policy.created_at)} by {policy.created_by}
+                        <When at={policy.created_at} /> by {policy.created_by}
                       </div>
                       <div className="actions">
                         <button type="button" onClick={() => setEditing(policy)}>

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { routes } from '@toolgate/contract';
 import { CursorPager, useCursorPages } from '../../components/cursor-pager';
 import { Empty, Loaded } from '../../components/states';
+import { ToolBadges } from '../../components/tool-badges';
 import { useApi } from '../../components/use-api';
 
 /** Tools per page: one screen of the table; a catalog of any size is reached with the pager. */
@@ -46,7 +47,8 @@ export default function ReleasesPage() {
                   {page.items.map((tool) => (
                     <tr key={tool.id}>
                       <td>
-                        <Link href={`/tools/${tool.id}/release`}>{tool.name}</Link>
+                        <Link href={`/tools/${tool.id}/release`}>{tool.name}</Link>{' '}
+                        <ToolBadges tool={tool} />
                       </td>
                       <td>
                         {tool.release?.stable_version ?? (

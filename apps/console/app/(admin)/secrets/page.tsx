@@ -4,11 +4,11 @@ import Link from 'next/link';
 import { useEffect, useState, type FormEvent } from 'react';
 import { routes, SECRET_NAME_PATTERN, type Secret, type SecretReference } from '@toolgate/contract';
 import { apiRequest, describeError } from '../../lib/api';
-import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { canAdminister, useSession } from '../../components/session';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { When } from '../../components/when';
 
 /** Where a version stands, for the references column. */
 function servedLabel(release: SecretReference['release']): string {
@@ -121,8 +121,10 @@ export default function SecretsPage() {
                         <td>
                           <code>{secret.name}</code>
                         </td>
-                        <td>{formatTime(secret.updated_at)}</td>
-                        <td>{secret.last_used_at ? formatTime(secret.last_used_at) : 'never'}</td>
+                        <td>
+                          <When at={secret.updated_at} />
+                        </td>
+                        <td>{secret.last_used_at ? <When at={secret.last_used_at} /> : 'never'}</td>
                         <td>
                           {secret.referenced_by.length === 0 ? (
                             <span className="hint">no tool version</span>

@@ -2,13 +2,16 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { Suspense, useId, useState, type FormEvent } from 'react';
 import { routes, type Team } from '@toolgate/contract';
 import { apiRequest, describeError, nonEmpty, oneOf } from '../../lib/api';
 import { canAdminister, useSession } from '../../components/session';
-import { Empty, Loaded } from '../../components/states';
+import { Empty, Loaded, Loading } from '../../components/states';
+import { ToolBadges } from '../../components/tool-badges';
 import { useApi } from '../../components/use-api';
 import { ToolActivity, useToolActivity } from './catalog-charts';
+import { useUrlFilters } from '../../components/use-url-filters';
+import { When } from '../../components/when';
 
 /** The latest-version states the status filter offers (deprecated has its own checkbox). */
 const STATUSES = ['published', 'draft'] as const;
@@ -111,13 +114,29 @@ function RegisterTool({ teams }: { teams: Team[] }) {
 }
 
 export default function CatalogPage() {
+  return (
+    <Suspense fallback={<Loading what="the catalog" />}>
+      <Catalog />
+    </Suspense>
+  );
+}
+
+const FILTERS = ['q', 'tag', 'team', 'status', 'deprecated'] as const;
+
+function Catalog() {
   const id = useId();
   const { user } = useSession();
-  const [text, setText] = useState('');
-  const [tag, setTag] = useState('');
-  const [team, setTeam] = useState('');
-  const [status, setStatus] = useState<(typeof STATUSES)[number] | ''>('');
-  const [deprecatedOnly, setDeprecatedOnly] = useState(false);
+  const [filters, setFilters] = useUrlFilters(FILTERS);
+  const text = filters.q;
+  const tag = filters.tag;
+  const team = filters.team;
+  const status = oneOf(STATUSES, filters.status, '');
+  const deprecatedOnly = filters.deprecated === 'true';
+  const setText = (q: string) => setFilters({ q });
+  const setTag = (value: string) => setFilters({ tag: value });
+  const setTeam = (value: string) => setFilters({ team: value });
+  const setStatus = (value: (typeof STATUSES)[number] | '') => setFilters({ status: value });
+  const setDeprecatedOnly = (value: boolean) => setFilters({ deprecated: value ? 'true' : '' });
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   // Listing teams is an admin route; other roles filter by the other fields.
   const teams = useApi(routes.listTeams, canAdminister(user.role) ? {} : null);
@@ -248,7 +267,8 @@ export default function CatalogPage() {
                   {page.items.map((tool) => (
                     <tr key={tool.id}>
                       <td>
-                        <Link href={`/tools/${tool.id}`}>{tool.name}</Link>
+                        <Link href={`/tools/${tool.id}`}>{tool.name}</Link>{' '}
+                        <ToolBadges tool={tool} />
                         <div className="hint truncate">{tool.description}</div>
                       </td>
                       <td>{teamNames.get(tool.team_id) ?? tool.team_id.slice(0, 8)}</td>
@@ -268,7 +288,9 @@ export default function CatalogPage() {
                       <td>
                         <ToolActivity toolId={tool.id} name={tool.name} activity={activity} />
                       </td>
-                      <td>{new Date(tool.updated_at).toLocaleDateString('en-GB')}</td>
+                      <td>
+                        <When at={tool.updated_at} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

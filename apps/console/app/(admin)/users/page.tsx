@@ -9,11 +9,11 @@ import {
   type UpdateConsoleUserRequest,
 } from '@toolgate/contract';
 import { ApiError, apiRequest, describeError, oneOf } from '../../lib/api';
-import { formatTime } from '../../lib/format';
 import { ConfirmButton } from '../../components/confirm-button';
 import { canAdminister, useSession } from '../../components/session';
 import { Empty, Loaded } from '../../components/states';
 import { useApi } from '../../components/use-api';
+import { When } from '../../components/when';
 
 function AddUser({ onAdded }: { onAdded: (user: ConsoleUserDetail) => void }) {
   const id = useId();
@@ -221,7 +221,7 @@ export default function UsersPage() {
                     )}
                   </td>
                   <td>
-                    {formatTime(person.created_at)}
+                    <When at={person.created_at} />
                     <div className="hint">by {person.created_by}</div>
                   </td>
                   <td>

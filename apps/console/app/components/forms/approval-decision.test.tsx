@@ -45,14 +45,38 @@ describe('ApprovalDecision', () => {
     );
     restore = network.restore;
     const onDecided = vi.fn();
-    render(<ApprovalDecision approval={APPROVAL} allowed now={NOW} onDecided={onDecided} />);
+    render(
+      <ApprovalDecision
+        approval={APPROVAL}
+        allowed
+        now={NOW}
+        callArguments={{ table: 'users', cascade: true }}
+        actors={{
+          'user:ada@example.com': {
+            kind: 'user',
+            id: 'ada@example.com',
+            name: 'Ada Lovelace',
+            team_name: null,
+          },
+        }}
+        onDecided={onDecided}
+      />,
+    );
     fireEvent.change(screen.getByLabelText('Reason'), {
       target: { value: '  checked the ticket ' },
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-    expect((await screen.findByRole('status')).textContent).toBe(
-      'approved by user:ada@example.com: checked the ticket',
-    );
+    fireEvent.click(screen.getByRole('button', { name: 'Approve…' }));
+    // nothing is sent before the person has seen the exact arguments and confirmed them
+    expect(network.sent).toHaveLength(0);
+    const confirmation = screen.getByRole('group', { name: 'Confirm: approve' });
+    expect(confirmation.textContent).toContain('"table"');
+    expect(confirmation.textContent).toContain('"users"');
+    expect(confirmation.textContent).toContain('"cascade"');
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, approve and run' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain('approved by Ada Lovelace');
+    expect(status.textContent).toContain(': checked the ticket');
+    expect(status.querySelector('[title="user:ada@example.com"]')).not.toBeNull();
     expect(network.sent).toHaveLength(1);
     expect(network.sent[0]).toMatchObject({
       method: 'POST',
@@ -96,7 +120,7 @@ describe('ApprovalDecision', () => {
     restore = stubFetch().restore;
     render(<ApprovalDecision approval={APPROVAL} allowed={false} now={NOW} />);
     expect(screen.getByText('Only approvers and admins can decide approvals.')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve…' })).toBeNull();
   });
 
   it('shows the API refusal, e.g. when someone else decided first', async () => {
@@ -108,8 +132,9 @@ describe('ApprovalDecision', () => {
       ),
     );
     restore = network.restore;
-    render(<ApprovalDecision approval={APPROVAL} allowed now={NOW} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    render(<ApprovalDecision approval={APPROVAL} allowed now={NOW} callArguments={{}} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Approve…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, approve and run' }));
     expect((await screen.findByRole('alert')).textContent).toContain('already decided');
   });
 });

@@ -4,6 +4,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { routes, type ToolVersion, type VersionUsage } from '@toolgate/contract';
 import { apiRequest, describeError } from '../../lib/api';
 import { formatTime } from '../../lib/format';
+import { When } from '../when';
 
 export interface DeprecateFormProps {
   toolId: string;
@@ -116,7 +117,9 @@ export function DeprecateForm({
                   <td>{caller.team_name}</td>
                   <td>{caller.key_name ?? caller.actor}</td>
                   <td>{caller.calls}</td>
-                  <td>{formatTime(caller.last_call_at)}</td>
+                  <td>
+                    <When at={caller.last_call_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>

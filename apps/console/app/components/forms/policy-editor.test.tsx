@@ -65,10 +65,13 @@ describe('PolicyEditor', () => {
       return attempt === 1
         ? {
             status: 422,
-            body: problem(422, 'The policy text is not valid Cedar for this gateway.', {
-              code: 'invalid_policy',
-              errors: [{ path: '/body/text', message: 'line 1, column 8: unexpected token' }],
-            }),
+            body: {
+              ...problem(422, 'The policy text is not valid Cedar for this gateway.', {
+                code: 'invalid_policy',
+                errors: [{ path: '/body/text', message: 'line 2, column 8: unexpected token' }],
+              }),
+              policy_errors: [{ line: 2, column: 8, message: 'unexpected token' }],
+            },
           }
         : {
             status: 201,
@@ -86,12 +89,16 @@ describe('PolicyEditor', () => {
     });
     restore = network.restore;
     const onSaved = vi.fn();
-    render(<PolicyEditor initialText="permit (" onSaved={onSaved} />);
+    render(<PolicyEditor initialText={'// draft\npermit ('} onSaved={onSaved} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save new revision' }));
     expect(
-      (await screen.findByText('line 1, column 8: unexpected token')).closest('ul')?.id,
+      (await screen.findByText('line 2, column 8: unexpected token')).closest('ul')?.id,
     ).toBeTruthy();
     expect(screen.getByLabelText('Policy (Cedar)').getAttribute('aria-invalid')).toBe('true');
+    // the gutter numbers every line and marks the one the parser stopped at
+    const marked = document.querySelectorAll('.line-numbers .error-line');
+    expect([...marked].map((line) => line.textContent)).toEqual(['2']);
+    expect(document.querySelectorAll('.line-numbers span').length).toBeGreaterThanOrEqual(14);
 
     fireEvent.change(screen.getByLabelText('Policy (Cedar)'), {
       target: { value: 'permit (principal, action, resource);' },
@@ -99,7 +106,7 @@ describe('PolicyEditor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save new revision' }));
     expect(await screen.findByText('Saved revision 2 and made it active.')).toBeTruthy();
     expect(network.sent.map((request) => request.body)).toEqual([
-      { text: 'permit (', activate: true },
+      { text: '// draft\npermit (', activate: true },
       { text: 'permit (principal, action, resource);', activate: true },
     ]);
     expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ revision: 2 }));

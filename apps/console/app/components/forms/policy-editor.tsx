@@ -4,6 +4,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { routes, type Policy, type PolicyDecision, type Team } from '@toolgate/contract';
 import { isRecord } from '@toolgate/toolir';
 import { ApiError, apiRequest, describeError } from '../../lib/api';
+import { policyErrorLines } from '../../lib/policy-error-lines';
+import { NumberedTextarea } from './numbered-textarea';
 
 export interface PolicyEditorProps {
   initialText: string;
@@ -38,6 +40,7 @@ export function PolicyEditor({
   const [toolName, setToolName] = useState('');
   const [argumentsText, setArgumentsText] = useState('{}');
   const [textErrors, setTextErrors] = useState<string[]>([]);
+  const [errorLines, setErrorLines] = useState<ReadonlySet<number>>(new Set());
   const [argumentsError, setArgumentsError] = useState<string | null>(null);
   const [toolError, setToolError] = useState<string | null>(null);
   const [teamError, setTeamError] = useState<string | null>(null);
@@ -51,6 +54,7 @@ export function PolicyEditor({
     if (failure instanceof ApiError) {
       const onText = failure.issuesFor('text');
       setTextErrors(onText);
+      setErrorLines(policyErrorLines(failure.problem));
       const onName = failure.issuesFor('name');
       const onTeam = failure.issuesFor('team_id');
       setToolError(onName.length > 0 ? onName.join('; ') : null);
@@ -130,16 +134,20 @@ export function PolicyEditor({
     <form className="form" onSubmit={save} aria-label="Policy editor">
       <div className="field">
         <label htmlFor={`${id}-text`}>Policy (Cedar)</label>
-        <textarea
+        <NumberedTextarea
           id={`${id}-text`}
           className="code"
           rows={14}
           spellCheck={false}
           value={text}
+          errorLines={errorLines}
           disabled={disabled}
           aria-invalid={textErrors.length > 0}
           aria-describedby={textErrors.length > 0 ? `${id}-text-errors` : undefined}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setErrorLines(new Set());
+          }}
         />
         {textErrors.length > 0 ? (
           <ul id={`${id}-text-errors`} className="field-error" role="alert">

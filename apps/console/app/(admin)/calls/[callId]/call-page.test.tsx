@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { Call } from '@toolgate/contract';
+import type { Call, CallTimeline } from '@toolgate/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,10 +58,13 @@ afterEach(() => {
   restore();
 });
 
-function showCall(call: Call) {
+const NO_EVENTS: CallTimeline = { call_id: CALL_ID, events: [], actors: {} };
+const KEY_ACTOR = 'key:d9f9ecc4-1b2c-4d5e-8f90-123456789abc';
+
+function showCall(call: Call, timeline: CallTimeline = NO_EVENTS) {
   const network = stubFetch(
     respond(['GET', `/v1/calls/${CALL_ID}`], 200, call),
-    respond(['GET', `/v1/calls/${CALL_ID}/timeline`], 200, { call_id: CALL_ID, events: [] }),
+    respond(['GET', `/v1/calls/${CALL_ID}/timeline`], 200, timeline),
   );
   restore = network.restore;
   render(
@@ -75,6 +78,38 @@ const shownArguments = () =>
   JSON.parse(screen.getByLabelText('Arguments at this moment').textContent ?? '') as unknown;
 
 describe('the call page', () => {
+  it("names the caller in the timeline by its key's name and team", async () => {
+    showCall(CALL, {
+      call_id: CALL_ID,
+      events: [
+        {
+          at: CALL.created_at,
+          type: 'received',
+          detail: {
+            provider: 'openai-chat',
+            provider_call_id: 'call_1',
+            tool: 'get_forecast',
+            version: '1.0.0',
+            actor: KEY_ACTOR,
+            conversation_id: null,
+          },
+        },
+      ],
+      actors: {
+        [KEY_ACTOR]: {
+          kind: 'key',
+          id: 'd9f9ecc4-1b2c-4d5e-8f90-123456789abc',
+          name: 'weather-app',
+          team_name: 'forecasts',
+        },
+      },
+    });
+    const name = await screen.findByText('weather-app');
+    expect(name.closest('[title]')?.getAttribute('title')).toBe(KEY_ACTOR);
+    expect(screen.getByRole('button', { name: `Copy ${KEY_ACTOR}` })).toBeTruthy();
+    expect(screen.queryByText(KEY_ACTOR)).toBeNull();
+  });
+
   it('replays how the arguments grew, moment by moment', async () => {
     showCall(CALL);
     const scrubber = await screen.findByRole('slider', { name: 'Moment of the stream' });

@@ -1,10 +1,18 @@
 'use client';
 
-import { routes, type Call, type CallStatus, type CallTimelineEvent } from '@toolgate/contract';
+import {
+  routes,
+  type Actors,
+  type Call,
+  type CallStatus,
+  type CallTimelineEvent,
+} from '@toolgate/contract';
 import Link from 'next/link';
 import { Fragment, useState } from 'react';
 import { useParams } from 'next/navigation';
-import { formatMs, formatTime } from '../../../lib/format';
+import { formatMs } from '../../../lib/format';
+import { ActorName } from '../../../components/actor-name';
+import { When } from '../../../components/when';
 import { traceUrlOf } from '../../../lib/trace-url';
 import { wirePreview } from '../../../lib/wire-preview';
 import { ArgumentReplay } from '../../../components/argument-replay';
@@ -16,7 +24,16 @@ import { CallCost } from './call-cost';
 const TERMINAL = new Set<CallStatus>(['succeeded', 'failed', 'cancelled', 'outcome_unknown']);
 
 /** An event's detail as short `key value` pairs; nested values stay JSON. */
-function EventDetail({ detail }: { detail: CallTimelineEvent['detail'] }) {
+// members naming who acted; shown by name (`key:<id>` on hover)
+const ACTOR_MEMBERS = new Set(['actor', 'decided_by']);
+
+function EventDetail({
+  detail,
+  actors,
+}: {
+  detail: CallTimelineEvent['detail'];
+  actors: Actors | undefined;
+}) {
   const entries = Object.entries<unknown>(detail).filter(
     ([, value]) => value !== null && value !== undefined,
   );
@@ -26,7 +43,17 @@ function EventDetail({ detail }: { detail: CallTimelineEvent['detail'] }) {
       {entries.map(([key, value]) => (
         <Fragment key={key}>
           <dt>{key.replaceAll('_', ' ')}</dt>
-          <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+          <dd>
+            {typeof value === 'string' && ACTOR_MEMBERS.has(key) ? (
+              <ActorName actor={value} actors={actors} />
+            ) : key.endsWith('_at') && typeof value === 'string' ? (
+              <When at={value} />
+            ) : typeof value === 'string' ? (
+              value
+            ) : (
+              JSON.stringify(value)
+            )}
+          </dd>
         </Fragment>
       ))}
     </dl>
@@ -154,8 +181,8 @@ export default function CallPage() {
             {events.map((event, index) => (
               <li key={`${event.at}-${event.type}-${index}`} className={`event-${event.type}`}>
                 <span className="timeline-type">{event.type.replaceAll('_', ' ')}</span>{' '}
-                <time dateTime={event.at}>{formatTime(event.at)}</time>
-                <EventDetail detail={event.detail} />
+                <When at={event.at} />
+                <EventDetail detail={event.detail} actors={timeline.data?.actors} />
               </li>
             ))}
           </ol>

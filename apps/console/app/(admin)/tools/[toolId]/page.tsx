@@ -12,7 +12,9 @@ import {
   type ToolVersionWithIr,
 } from '@toolgate/contract';
 import { apiRequest, describeError } from '../../../lib/api';
-import { formatMs, formatTime, prettyJson } from '../../../lib/format';
+import { formatMs, prettyJson } from '../../../lib/format';
+import { When } from '../../../components/when';
+import { defaultVersion } from '../../../lib/default-version';
 import { JsonView } from '../../../components/json-view';
 import { SchemaTree } from '../../../components/schema-tree';
 import { canAdminister, useSession } from '../../../components/session';
@@ -33,8 +35,10 @@ function nextVersion(versions: LoadedVersion[]): string {
   return Number.isInteger(major) ? `${major + 1}.0.0` : '1.0.0';
 }
 
-function irTemplate(tool: Tool, versions: LoadedVersion[]): string {
-  const previous = versions.find((version) => version.ir !== undefined)?.ir;
+function irTemplate(tool: Tool, versions: LoadedVersion[], stable: string | null): string {
+  // Prefilled from what callers get today, so a new version starts from the served one, not a draft.
+  const served = versions.find((version) => version.version === defaultVersion(versions, stable));
+  const previous = served?.ir ?? versions.find((version) => version.ir !== undefined)?.ir;
   const base = previous ?? {
     schema_version: '1.0',
     id: tool.id,
@@ -246,7 +250,9 @@ function PublishVersion({
   onPublished: () => void;
 }) {
   const id = useId();
-  const [text, setText] = useState(() => irTemplate(tool, versions));
+  const [text, setText] = useState(() =>
+    irTemplate(tool, versions, tool.release?.stable_version ?? null),
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent) => {
@@ -316,7 +322,11 @@ export default function ToolPage() {
   const tool = useApi(routes.getTool, { params: { toolId } });
   const versions = useApi(routes.listToolVersions, { params: { toolId } });
   const [selected, setSelected] = useState<string | null>(null);
-  const selectedVersion = selected ?? versions.data?.items[0]?.version ?? null;
+  const selectedVersion =
+    selected ??
+    (tool.data === undefined || versions.data === undefined
+      ? null
+      : defaultVersion(versions.data.items, tool.data.release?.stable_version));
   const detail = useApi(
     routes.getToolVersion,
     selectedVersion === null ? null : { params: { toolId, version: selectedVersion } },
@@ -413,7 +423,11 @@ export default function ToolPage() {
                         onClick={() => setSelected(version.version)}
                       >
                         <strong>{version.version}</strong>{' '}
-                        <span className="badge">{version.status}</span>
+                        <span
+                          className={`badge ${version.status === 'draft' ? 'badge-draft' : ''}`}
+                        >
+                          {version.status}
+                        </span>
                         {version.deprecated_at ? (
                           <span className="badge status-expired">deprecated</span>
                         ) : null}
@@ -423,17 +437,31 @@ export default function ToolPage() {
                         {current.release?.canary_version === version.version ? (
                           <span className="badge status-running">canary</span>
                         ) : null}
-                        <span className="hint"> {formatTime(version.created_at)}</span>
+                        <span className="hint">
+                          {' '}
+                          <When at={version.created_at} />
+                        </span>
                       </button>
                     </li>
                   ))}
                 </ul>
               </section>
               <section className="card" aria-labelledby="ir-heading">
-                <h3 id="ir-heading">Version {selectedVersion}</h3>
+                <h3 id="ir-heading">
+                  Version {selectedVersion}
+                  {detail.data?.status === 'draft' ? (
+                    <span className="badge badge-draft">draft</span>
+                  ) : null}
+                </h3>
+                {detail.data?.status === 'draft' ? (
+                  <p className="hint">
+                    A draft: no caller gets it unless they pin exactly {selectedVersion}; the
+                    preview below pins it.
+                  </p>
+                ) : null}
                 {detail.data?.deprecated_at ? (
                   <p className="warning">
-                    Deprecated; sunset {formatTime(detail.data.sunset_at)}
+                    Deprecated; sunset <When at={detail.data.sunset_at} />
                     {detail.data.successor_version
                       ? `, successor ${detail.data.successor_version}`
                       : ''}

@@ -5,7 +5,10 @@ import { useParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { routes, type CanaryVersionStats, type Release } from '@toolgate/contract';
 import { apiRequest, describeError } from '../../../../lib/api';
-import { formatMs, formatPercent, formatTime } from '../../../../lib/format';
+import { formatMs, formatPercent } from '../../../../lib/format';
+import { ActorName } from '../../../../components/actor-name';
+import { VersionCallers } from '../../../../components/version-callers';
+import { When } from '../../../../components/when';
 import { ConfirmButton } from '../../../../components/confirm-button';
 import { CanaryForm } from '../../../../components/forms/canary-form';
 import { DeprecateForm } from '../../../../components/forms/deprecate-form';
@@ -86,15 +89,12 @@ export default function ReleasePage() {
   const deprecatable = versions.data.items.filter(
     (version) => version.status === 'published' && version.deprecated_at === null,
   );
-  // A pick that left the options (deprecated meanwhile) falls back to the default.
-  const chosenStable = published.includes(stable)
-    ? stable
-    : (published.find((version) => version !== current.stable_version) ?? '');
+  // Nothing risky is preselected: a person picks the version; a pick that left the options
+  // (deprecated meanwhile) is dropped rather than replaced by another version.
+  const chosenStable = published.includes(stable) ? stable : '';
   const chosenDeprecation = deprecatable.some((version) => version.version === deprecating)
     ? deprecating
-    : (deprecatable.find((version) => version.version !== current.stable_version)?.version ??
-      deprecatable[0]?.version ??
-      '');
+    : '';
 
   return (
     <>
@@ -108,8 +108,13 @@ export default function ReleasePage() {
           Stable <strong>{current.stable_version ?? 'none'}</strong> · canary{' '}
           <strong>{current.canary_version ?? 'none'}</strong>
           {current.canary_version ? ` at ${current.canary_percent}%` : ''} · last change{' '}
-          {formatTime(current.updated_at)}
-          {current.updated_by ? ` by ${current.updated_by}` : ''}
+          <When at={current.updated_at} />
+          {current.updated_by ? (
+            <>
+              {' '}
+              by <ActorName actor={current.updated_by} actors={current.actors} />
+            </>
+          ) : null}
         </p>
         {!admin ? <p className="hint">You can look; only admins change releases.</p> : null}
       </header>
@@ -134,6 +139,7 @@ export default function ReleasePage() {
               disabled={!admin}
               onChange={(event) => setStable(event.target.value)}
             >
+              <option value="">Choose a version…</option>
               {published.map((version) => (
                 <option key={version}>{version}</option>
               ))}
@@ -143,7 +149,17 @@ export default function ReleasePage() {
             label="Set stable"
             tone="primary"
             disabled={!admin || chosenStable === '' || chosenStable === current.stable_version}
-            question={`Serve ${chosenStable} to every caller not in the canary?`}
+            question={
+              <>
+                Serve {chosenStable} to every caller not in the canary?{' '}
+                {current.stable_version ? (
+                  <>
+                    Callers who do not pin a version stop getting {current.stable_version}:{' '}
+                    <VersionCallers toolId={toolId} version={current.stable_version} />
+                  </>
+                ) : null}
+              </>
+            }
             onConfirm={() =>
               act(`Stable is now ${chosenStable}.`, () =>
                 apiRequest(routes.setStableVersion, { params, body: { version: chosenStable } }),
@@ -178,7 +194,7 @@ export default function ReleasePage() {
                 <span className={`badge verdict-${report.verdict}`}>
                   {report.verdict.replaceAll('_', ' ')}
                 </span>{' '}
-                · window {formatTime(report.window.from)} – {formatTime(report.window.to)}
+                · window <When at={report.window.from} /> – <When at={report.window.to} />
               </p>
               <div className="grid-2">
                 <StatsColumn title="Stable" stats={report.stable} />
@@ -192,7 +208,17 @@ export default function ReleasePage() {
             label="Promote canary"
             tone="primary"
             disabled={!admin || current.canary_version === null}
-            question={`Make ${current.canary_version ?? 'the canary'} stable for everyone?`}
+            question={
+              <>
+                Make {current.canary_version ?? 'the canary'} stable for everyone?{' '}
+                {current.stable_version ? (
+                  <>
+                    Callers of {current.stable_version} move to it:{' '}
+                    <VersionCallers toolId={toolId} version={current.stable_version} />
+                  </>
+                ) : null}
+              </>
+            }
             onConfirm={() =>
               act('Promoted the canary to stable.', () =>
                 apiRequest(routes.promoteCanary, { params, body: {} }),
@@ -206,9 +232,23 @@ export default function ReleasePage() {
               (current.canary_version === null && current.previous_stable_version === null)
             }
             question={
-              current.canary_version
-                ? 'Stop the canary and serve stable to everyone?'
-                : `Return stable to ${current.previous_stable_version ?? 'the previous version'}?`
+              current.canary_version ? (
+                <>
+                  Stop the canary {current.canary_version} and serve{' '}
+                  {current.stable_version ?? 'stable'} to everyone? Its callers move back:{' '}
+                  <VersionCallers toolId={toolId} version={current.canary_version} />
+                </>
+              ) : (
+                <>
+                  Return stable to {current.previous_stable_version ?? 'the previous version'}?{' '}
+                  {current.stable_version ? (
+                    <>
+                      Callers of {current.stable_version} move to it:{' '}
+                      <VersionCallers toolId={toolId} version={current.stable_version} />
+                    </>
+                  ) : null}
+                </>
+              )
             }
             onConfirm={() =>
               act('Rolled back.', () => apiRequest(routes.rollbackRelease, { params, body: {} }))
@@ -230,24 +270,31 @@ export default function ReleasePage() {
                 value={chosenDeprecation}
                 onChange={(event) => setDeprecating(event.target.value)}
               >
+                <option value="">Choose a version…</option>
                 {deprecatable.map((version) => (
-                  <option key={version.version}>{version.version}</option>
+                  <option key={version.version} value={version.version}>
+                    {version.version}
+                    {version.version === current.stable_version ? ' (stable)' : ''}
+                    {version.version === current.canary_version ? ' (canary)' : ''}
+                  </option>
                 ))}
               </select>
             </div>
-            <DeprecateForm
-              key={chosenDeprecation}
-              toolId={toolId}
-              version={chosenDeprecation}
-              successors={published.filter((version) => version !== chosenDeprecation)}
-              disabled={!admin}
-              onDeprecated={(version) => {
-                setMessage(
-                  `Version ${version.version} is deprecated; sunset ${formatTime(version.sunset_at)}.`,
-                );
-                refresh();
-              }}
-            />
+            {chosenDeprecation === '' ? null : (
+              <DeprecateForm
+                key={chosenDeprecation}
+                toolId={toolId}
+                version={chosenDeprecation}
+                successors={published.filter((version) => version !== chosenDeprecation)}
+                disabled={!admin}
+                onDeprecated={(version) => {
+                  setMessage(
+                    `Version ${version.version} is deprecated; sunset ${version.sunset_at ?? 'unset'}.`,
+                  );
+                  refresh();
+                }}
+              />
+            )}
           </>
         )}
         {versions.data.items.some((version) => version.deprecated_at !== null) ? (
@@ -258,7 +305,7 @@ export default function ReleasePage() {
                 .filter((version) => version.deprecated_at !== null)
                 .map((version) => (
                   <li key={version.version}>
-                    {version.version}: sunset {formatTime(version.sunset_at)}
+                    {version.version}: sunset <When at={version.sunset_at} />
                     {version.successor_version ? `, successor ${version.successor_version}` : ''}
                   </li>
                 ))}
