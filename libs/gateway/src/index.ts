@@ -85,15 +85,8 @@ export {
   type PeriodWindow,
   type SpendSubject,
 } from './spend/budget';
-export {
-  InMemorySpendCounters,
-  spendCounterKey,
-  type SpendCounters,
-} from './spend/spend-counters';
-export {
-  RedisSpendCounters,
-  type RedisSpendCountersOptions,
-} from './spend/redis-spend-counters';
+export { InMemorySpendCounters, spendCounterKey, type SpendCounters } from './spend/spend-counters';
+export { RedisSpendCounters, type RedisSpendCountersOptions } from './spend/redis-spend-counters';
 export {
   CallBudgets,
   budgetRefusal,

@@ -4,7 +4,6 @@ import type {
   CallsMetricsQuery,
   CostQuery,
   CostReport,
-  SloBucket,
   SloQuery,
   SloReport,
 } from '@toolgate/contract';

@@ -142,10 +142,18 @@ function diffCache(before: StoredIr, after: StoredIr): SchemaChange[] {
   const is = cacheOf(after);
   if (was === undefined && is === undefined) return [];
   if (was === undefined && is !== undefined) {
-    return [change('cache_added', '/cache', `results are now served from a cache (${describeCache(is)})`)];
+    return [
+      change('cache_added', '/cache', `results are now served from a cache (${describeCache(is)})`),
+    ];
   }
   if (is === undefined) {
-    return [change('cache_removed', '/cache', 'results are no longer served from a cache: every call executes')];
+    return [
+      change(
+        'cache_removed',
+        '/cache',
+        'results are no longer served from a cache: every call executes',
+      ),
+    ];
   }
   if (was !== undefined && canonicalJson(was) === canonicalJson(is)) return [];
   return [change('cache_changed', '/cache', `the result cache is now ${describeCache(is)}`)];

@@ -36,7 +36,9 @@ describe('resultCacheKey', () => {
   };
 
   it('is the same for the same version, generation, team and arguments in any order', () => {
-    expect(resultCacheKey(base)).toBe(resultCacheKey({ ...base, args: { unit: 'c', city: 'Paris' } }));
+    expect(resultCacheKey(base)).toBe(
+      resultCacheKey({ ...base, args: { unit: 'c', city: 'Paris' } }),
+    );
   });
 
   it('differs by version, generation, team and arguments', () => {
@@ -48,7 +50,10 @@ describe('resultCacheKey', () => {
   });
 
   it('leaves the team out of a shared cache, and arguments outside the key out of any', () => {
-    const shared = { ...base, tool: { ...TOOL, cache: { ttl_ms: 1, scope: 'shared' as const, key: ['city'] } } };
+    const shared = {
+      ...base,
+      tool: { ...TOOL, cache: { ttl_ms: 1, scope: 'shared' as const, key: ['city'] } },
+    };
     expect(resultCacheKey({ ...shared, team: 'team-b', args: { city: 'Paris', unit: 'f' } })).toBe(
       resultCacheKey(shared),
     );
@@ -65,7 +70,11 @@ describe('ResultCache', () => {
     expect(first).toMatchObject({ source: 'execution', value: 'fresh' });
     clock.time += 250;
     const second = await cache.through(request(), () => Promise.reject(new Error('not run')));
-    expect(second).toEqual({ source: 'cache', entry: { data: 42, stored_at: clock.time - 250 }, age_ms: 250 });
+    expect(second).toEqual({
+      source: 'cache',
+      entry: { data: 42, stored_at: clock.time - 250 },
+      age_ms: 250,
+    });
   });
 
   it('runs one execution for concurrent calls of a key; the others are answered by it', async () => {
@@ -105,7 +114,9 @@ describe('ResultCache', () => {
 
   it('skips the lookup on refresh but stores the fresh result for the next call', async () => {
     const cache = new ResultCache(new InMemoryResultCacheStore());
-    await cache.through(request(), () => Promise.resolve({ value: 'old', cacheable: { data: 'old' } }));
+    await cache.through(request(), () =>
+      Promise.resolve({ value: 'old', cacheable: { data: 'old' } }),
+    );
     const refreshed = await cache.through(request({ refresh: true }), () =>
       Promise.resolve({ value: 'new', cacheable: { data: 'new' } }),
     );

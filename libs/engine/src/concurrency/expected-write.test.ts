@@ -72,13 +72,10 @@ describe('optimistic concurrency on the http executor', () => {
     expect(read.execution.resource).toEqual({ key: 'order:o-1', version: '"v1"' });
     const seenVersion = read.execution.resource?.version ?? 'none';
 
-    const write = await executeCall(
-      callOf('update_order', { order_id: 'o-1', note: 'x' }),
-      {
-        ...createHarness({ tools: orderTools(store.server.url), executors }).context,
-        expectedVersion: seenVersion,
-      },
-    );
+    const write = await executeCall(callOf('update_order', { order_id: 'o-1', note: 'x' }), {
+      ...createHarness({ tools: orderTools(store.server.url), executors }).context,
+      expectedVersion: seenVersion,
+    });
     expect(write.result.ok).toBe(true);
     expect(write.execution.resource).toEqual({ key: 'order:o-1', version: '"v2"' });
     expect(store.seen.at(-1)).toMatchObject({ method: 'PUT', ifMatch: '"v1"' });

@@ -98,7 +98,7 @@ async function runConcurrently(
 ): Promise<{ calls: InMemoryCallRepository; ids: string[] }> {
   const tool = cachedTool();
   const calls = new InMemoryCallRepository();
-  const runners = [runnerOn(calls, 'worker-a'), runnerOn(calls, 'worker-b')];
+  const runners = [runnerOn(calls, 'worker-a'), runnerOn(calls, 'worker-b')] as const;
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
     const call = buildCall(tool, { city: 'Oslo' });
@@ -107,7 +107,7 @@ async function runConcurrently(
   }
   await Promise.all(
     ids.map((id, index) =>
-      runners[index % 2]?.process({
+      runners[index % 2 === 0 ? 0 : 1].process({
         id,
         name: JobName.ExecuteToolCall,
         data: { call_id: id },

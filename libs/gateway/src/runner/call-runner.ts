@@ -436,7 +436,12 @@ export class CallRunner {
     if (!recorded) return this.claimedElsewhere(record.call.id);
     this.announce(record, outcome);
     this.logger.info(
-      { call_id: record.call.id, tool: record.tool.name, scope: breach.scope, period: breach.period },
+      {
+        call_id: record.call.id,
+        tool: record.tool.name,
+        scope: breach.scope,
+        period: breach.period,
+      },
       'call refused: budget spent',
     );
     return { status: 'executed', call_state: 'failed', recovered: false, attempts: 0 };

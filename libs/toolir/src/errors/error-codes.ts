@@ -202,7 +202,7 @@ export const ERROR_CODES = {
   },
   conflict: {
     summary:
-      "The request conflicts with the current state (a name taken, an idempotency key reused for another request, a state already decided); as a tool result, the resource changed since the version the write expected (an upstream 409/412): read it again and write against `details.current_version`.",
+      'The request conflicts with the current state (a name taken, an idempotency key reused for another request, a state already decided); as a tool result, the resource changed since the version the write expected (an upstream 409/412): read it again and write against `details.current_version`.',
     title: 'Conflict',
     status: 409,
     retryable: false,

@@ -216,10 +216,22 @@ describe('parseToolIR rejects', () => {
       '/cache',
     ],
     ['a result cache without a ttl', withFields({ cache: { scope: 'team' } }), '/cache/ttl_ms'],
-    ['a result cache longer than a day', withFields({ cache: { ttl_ms: 86_400_001 } }), '/cache/ttl_ms'],
-    ['an unknown cache scope', withFields({ cache: { ttl_ms: 1, scope: 'global' } }), '/cache/scope'],
+    [
+      'a result cache longer than a day',
+      withFields({ cache: { ttl_ms: 86_400_001 } }),
+      '/cache/ttl_ms',
+    ],
+    [
+      'an unknown cache scope',
+      withFields({ cache: { ttl_ms: 1, scope: 'global' } }),
+      '/cache/scope',
+    ],
     ['an empty cache key', withFields({ cache: { ttl_ms: 1, key: [] } }), '/cache/key'],
-    ['a repeated cache key argument', withFields({ cache: { ttl_ms: 1, key: ['a', 'a'] } }), '/cache/key'],
+    [
+      'a repeated cache key argument',
+      withFields({ cache: { ttl_ms: 1, key: ['a', 'a'] } }),
+      '/cache/key',
+    ],
     [
       'readonly but not idempotent',
       behavior({ readonly: true, idempotent: false }),

@@ -137,7 +137,9 @@ export const ToolCacheSchema = z.strictObject({
     .int()
     .min(1)
     .max(MAX_CACHE_TTL_MS)
-    .meta({ description: 'How long a successful result is served from the cache, in milliseconds.' }),
+    .meta({
+      description: 'How long a successful result is served from the cache, in milliseconds.',
+    }),
   key: z
     .array(z.string().min(1, 'must not be empty'))
     .min(1, 'must name at least one argument; leave `key` out to key on all arguments')
