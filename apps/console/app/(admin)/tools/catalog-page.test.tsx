@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { Tool } from '@toolgate/contract';
+import type { ToolListItem } from '@toolgate/contract';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../components/session';
@@ -7,7 +7,7 @@ import { respond, stubFetch } from '../../lib/testing/stub-fetch';
 import { CALLS_METRICS } from '../calls/__fixtures__/calls';
 import CatalogPage from './page';
 
-function tool(id: string, name: string): Tool {
+function tool(id: string, name: string): ToolListItem {
   return {
     id,
     team_id: '3f0c7d0e-5b7a-4d8e-9a51-2f4c1b6e8d90',
@@ -18,6 +18,7 @@ function tool(id: string, name: string): Tool {
     release: { stable_version: '1.0.0', canary_version: null, canary_percent: 0 },
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
+    badges: { destructive: false, imported_from: null, deprecated: [] },
   };
 }
 
