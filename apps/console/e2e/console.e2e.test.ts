@@ -537,6 +537,30 @@ function scenario(kind: StackKind): void {
       )
       .toBe('failed');
 
+    // A call cancelled while it waited for its approval.
+    const cancelled = await apiRequest<{ call_ids: string[] }>(stack, {
+      method: 'POST',
+      path: '/v1/calls/ir?wait_ms=0&conversation_id=conv-e2e-3',
+      key: keys.body.key,
+      body: [{ id: 'call_e2e_4', name: TOOL_NAME, arguments: { table: 'invoices' } }],
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(202);
+    const cancelledId = cancelled.body.call_ids[0]!;
+    const cancel = await apiRequest(stack, {
+      method: 'POST',
+      path: `/v1/calls/${cancelledId}/cancel`,
+      key: keys.body.key,
+    });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBeLessThan(300);
+    await expect
+      .poll(
+        async () =>
+          (await apiRequest<{ status: string }>(stack, { path: `/v1/calls/${cancelledId}` })).body
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe('cancelled');
+
     const visitor = await openBrowser();
     await signIn(visitor, stack.admin);
     const serverErrors: string[] = [];
@@ -555,8 +579,10 @@ function scenario(kind: StackKind): void {
       ['/calls', 'calls'],
       [`/calls/${failedId}`, 'call-failed'],
       [`/calls/${waiting.body.call_ids[0]!}`, 'call-waiting'],
+      [`/calls/${cancelledId}`, 'call-cancelled'],
       ['/audit', 'audit'],
       ['/slo', 'slo'],
+      ['/cost', 'cost'],
       ['/users', 'people'],
       ['/no-such-page', 'not-found'],
     ];

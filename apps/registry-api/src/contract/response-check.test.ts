@@ -2,6 +2,8 @@ import { routes } from '@toolgate/contract';
 import { describe, expect, it } from 'vitest';
 import { checkResponse, declaresProblem } from './response-check';
 
+const NO_BADGES = { destructive: false, imported_from: null, deprecated: [] };
+
 const tool = {
   id: '7f0c3a52-7b0e-4f43-9d43-3f3c1d2a9e10',
   team_id: '0b8f4f0e-0d8a-4d51-9d1b-0f5f2c7f3a11',
@@ -31,7 +33,10 @@ describe('checkResponse', () => {
     );
     expect(checkResponse(routes.getTool, 201, tool)).toEqual(['status 201 is not declared']);
     expect(
-      checkResponse(routes.listTools, 200, { items: [{ ...tool, x: 1 }], next_cursor: null }),
+      checkResponse(routes.listTools, 200, {
+        items: [{ ...tool, badges: NO_BADGES, x: 1 }],
+        next_cursor: null,
+      }),
     ).toEqual(['/items/0/x is not in the contract']);
   });
 

@@ -15,6 +15,8 @@ export interface SeededCall {
   latencyMs?: number | null;
   attempts?: number;
   answeredBy?: string | null;
+  /** Answered from the result cache with a result this old (`answered_by: cache`). */
+  cacheAgeMs?: number;
   createdAt?: Date;
   /** The tool's own cost (recorded as estimated). */
   toolCostUsd?: number;
@@ -55,7 +57,8 @@ export async function seedCalls(api: TestApp, calls: readonly SeededCall[]): Pro
       errorCode: call.errorCode ?? (status === 'failed' ? 'tool_error' : null),
       latencyMs: call.latencyMs === undefined ? (finished ? 10 : null) : call.latencyMs,
       attempts: call.attempts ?? (finished ? 1 : 0),
-      answeredBy: call.answeredBy ?? null,
+      answeredBy: call.cacheAgeMs === undefined ? (call.answeredBy ?? null) : 'cache',
+      cacheAgeMs: call.cacheAgeMs ?? null,
       createdAt,
       startedAt: finished ? createdAt : null,
       finishedAt: finished ? new Date(createdAt.getTime() + (call.latencyMs ?? 10)) : null,

@@ -59,7 +59,7 @@ beforeAll(async () => {
     { ...a, createdAt: tenMinutesAgo, toolCostUsd: 0.01, tokensUsd: 0.002 },
     // search@2.0.0, the canary: twice the cost, one answered from the cache.
     { ...a, toolVersion: '2.0.0', createdAt: tenMinutesAgo, toolCostUsd: 0.02, tokensUsd: 0.004 },
-    { ...a, toolVersion: '2.0.0', createdAt: tenMinutesAgo, answeredBy: 'cache', tokensUsd: 0.004 },
+    { ...a, toolVersion: '2.0.0', createdAt: tenMinutesAgo, cacheAgeMs: 500, tokensUsd: 0.004 },
     // No cost known: counted as a call, spends nothing.
     { ...a, createdAt: tenMinutesAgo },
     // Outside the window.
