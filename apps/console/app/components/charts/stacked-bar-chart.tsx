@@ -111,7 +111,7 @@ export function StackedBarChart({
               labelFormatter={(value) => (typeof value === 'number' ? formatTimeFull(value) : '')}
               formatter={(value) => (typeof value === 'number' ? format(value) : '—')}
             />
-            <Legend verticalAlign="bottom" height={24} itemSorter={null} />
+            <Legend verticalAlign="bottom" itemSorter={null} />
             {series.map((line, index) => (
               <Bar
                 key={line.key}

@@ -134,7 +134,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
             width={width}
             height={height}
             data={rows}
-            margin={{ top: 12, right: 16, bottom: 4, left: 8 }}
+            margin={{ top: 12, right: 44, bottom: 4, left: 8 }}
           >
             <CartesianGrid stroke={GRID_COLOR} vertical={false} />
             <XAxis
@@ -165,7 +165,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
               labelFormatter={(value) => (typeof value === 'number' ? formatTimeFull(value) : '')}
               formatter={(value) => (typeof value === 'number' ? format(value) : '—')}
             />
-            <Legend verticalAlign="bottom" height={24} itemSorter={null} />
+            <Legend verticalAlign="bottom" itemSorter={null} />
             {targets.map((target) => (
               <ReferenceLine
                 key={`${target.kind}-${target.value}`}
