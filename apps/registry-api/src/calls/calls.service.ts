@@ -42,7 +42,7 @@ import {
 import { z } from 'zod';
 import { canarySubjectOf } from '../auth/canary-subject';
 import { policyOAuthOf, type Principal } from '../auth/principal';
-import { decodeCursor, encodeCursor } from '../common/pagination';
+import { createdPositionOf, decodeCursor, pageOfRows } from '../common/pagination';
 import { findValueTextProblem } from '../common/strict-json';
 import { PriceBook } from '../prices/price-book';
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
@@ -571,15 +571,8 @@ export class CallsService {
           : { createdAt: new Date(cursor.created_at), id: cursor.id },
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(callToDto),
-      next_cursor:
-        rows.length > query.limit && last
-          ? encodeCursor({ created_at: last.createdAt.toISOString(), id: last.id })
-          : null,
-    };
+    const page = pageOfRows(rows, query.limit, createdPositionOf);
+    return { items: page.rows.map(callToDto), next_cursor: page.nextCursor };
   }
 
   /** Cancels a call that has not finished: a running one is aborted, a queued or waiting one never runs. */

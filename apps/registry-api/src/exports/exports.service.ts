@@ -29,7 +29,7 @@ import {
   type ToolVersionRow,
   type ToolWithRelease,
 } from '../tools/tools.repository';
-import { decodeCursor, encodeCursor, ToolPositionCursorSchema } from '../common/pagination';
+import { decodeCursor, pageOfRows, ToolPositionCursorSchema } from '../common/pagination';
 import { ExportCache } from './export-cache';
 import { ExportSnapshotsRepository } from './export-snapshots.repository';
 import { toolsToWire } from './wire-adapters';
@@ -226,16 +226,8 @@ export class ExportsService {
       this.tools.list({ ...selection, after, limit: query.limit + 1 }),
       this.total(selection, selectionKey),
     ]);
-    const tools = rows.slice(0, query.limit);
-    const last = tools.at(-1);
-    return {
-      tools,
-      total,
-      nextCursor:
-        rows.length > query.limit && last !== undefined
-          ? encodeCursor({ name: last.name, id: last.id })
-          : null,
-    };
+    const page = pageOfRows(rows, query.limit, (last) => ({ name: last.name, id: last.id }));
+    return { tools: page.rows, total, nextCursor: page.nextCursor };
   }
 
   /**

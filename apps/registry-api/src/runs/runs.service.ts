@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { CallsService, wireResultOf, type SubmitCallsResult } from '../calls/calls.service';
 import { GatewayHost } from '../calls/gateway-host';
-import { decodeCursor, encodeCursor } from '../common/pagination';
+import { createdPositionOf, decodeCursor, pageOfRows } from '../common/pagination';
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import { findPlanProblems } from './plan-validation';
 import { RunAdvancer, stepIdempotencyKey, type StepCalls } from './run-advancer';
@@ -111,15 +111,8 @@ export class RunsService {
           : { createdAt: new Date(cursor.created_at), id: cursor.id },
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(summaryOf),
-      next_cursor:
-        rows.length > query.limit && last
-          ? encodeCursor({ created_at: last.createdAt.toISOString(), id: last.id })
-          : null,
-    };
+    const page = pageOfRows(rows, query.limit, createdPositionOf);
+    return { items: page.rows.map(summaryOf), next_cursor: page.nextCursor };
   }
 
   /** Cancels the run and every call of it that has not ended (a running one is aborted). */

@@ -5,6 +5,7 @@ import { ownsTeam, type Principal } from '../auth/principal';
 import {
   decodeCursor,
   encodeCursor,
+  pageOfRows,
   SearchPositionCursorSchema,
   ToolPositionCursorSchema,
 } from '../common/pagination';
@@ -110,13 +111,8 @@ export class ToolsService {
       after,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      items: await this.withBadges(page),
-      next_cursor:
-        rows.length > query.limit && last ? encodeCursor({ name: last.name, id: last.id }) : null,
-    };
+    const page = pageOfRows(rows, query.limit, (last) => ({ name: last.name, id: last.id }));
+    return { items: await this.withBadges(page.rows), next_cursor: page.nextCursor };
   }
 
   /** The page's tools with their badges: one read of their published versions for the page. */
