@@ -51,24 +51,25 @@ beforeAll(async () => {
 
   const now = Date.now();
   const twoHoursAgo = new Date(now - 2 * HOUR - 60_000);
-  const tenMinutesAgo = new Date(now - 10 * 60_000);
+  // The same minute past the hour as twoHoursAgo, so the two always fall exactly two buckets apart.
+  const aMinuteAgo = new Date(now - 60_000);
   const a = { teamId: teamA.id, toolId: search.id, toolName: search.name, keyId: keyA.id };
   await seedCalls(api, [
     // search@1.0.0: 0.01 tool + 0.002 tokens each, two hours ago and now.
     { ...a, createdAt: twoHoursAgo, toolCostUsd: 0.01, tokensUsd: 0.002 },
-    { ...a, createdAt: tenMinutesAgo, toolCostUsd: 0.01, tokensUsd: 0.002 },
+    { ...a, createdAt: aMinuteAgo, toolCostUsd: 0.01, tokensUsd: 0.002 },
     // search@2.0.0, the canary: twice the cost, one answered from the cache.
-    { ...a, toolVersion: '2.0.0', createdAt: tenMinutesAgo, toolCostUsd: 0.02, tokensUsd: 0.004 },
-    { ...a, toolVersion: '2.0.0', createdAt: tenMinutesAgo, cacheAgeMs: 500, tokensUsd: 0.004 },
+    { ...a, toolVersion: '2.0.0', createdAt: aMinuteAgo, toolCostUsd: 0.02, tokensUsd: 0.004 },
+    { ...a, toolVersion: '2.0.0', createdAt: aMinuteAgo, cacheAgeMs: 500, tokensUsd: 0.004 },
     // No cost known: counted as a call, spends nothing.
-    { ...a, createdAt: tenMinutesAgo },
+    { ...a, createdAt: aMinuteAgo },
     // Outside the window.
     { ...a, createdAt: new Date(now - 30 * HOUR), toolCostUsd: 5 },
     {
       teamId: teamB.id,
       toolId: fetcher.id,
       toolName: fetcher.name,
-      createdAt: tenMinutesAgo,
+      createdAt: aMinuteAgo,
       toolCostUsd: 1,
     },
   ]);
