@@ -6,6 +6,7 @@ import {
 } from '../calls/calls.schemas';
 import { defineRoute } from '../route/route';
 import {
+  CompensateRunSchema,
   CreatePlanSchema,
   CreateRunSchema,
   CreateRunTurnSchema,
@@ -187,6 +188,28 @@ export const runsRoutes = {
     body: RunDecisionSchema,
     bodyExamples: { retry: { step: 'charge', action: 'retry' } },
     responses: { 200: { description: 'The run after the decision.', schema: RunSchema } },
+    problems: ['not_found', 'conflict'],
+  }),
+  compensateRun: defineRoute({
+    operationId: 'compensateRun',
+    method: 'post',
+    path: '/v1/runs/{runId}/compensate',
+    summary:
+      "Undo a failed step's completed writes: each declared compensation runs as a normal call, latest first.",
+    description:
+      'Adds one `compensation` step per completed non-readonly call, chained so they run one at a time in reverse order of completion; policies and approvals apply to each. Completed writes whose tool declares no compensation are listed under `cannot_be_undone`. The run is `compensating` until they end, then as it was before (a plan run `failed`: retry the step or re-plan; a ReAct run `running`: post the next turn). A run with nothing to undo, or still running a step, answers `conflict`.',
+    tags,
+    security: 'api_key',
+    scopes: ['calls:execute'],
+    params: runParams,
+    body: CompensateRunSchema,
+    bodyExamples: { failedStep: {}, wholeRun: { step: 'charge', scope: 'run' } },
+    responses: {
+      202: {
+        description: 'The compensations are running; follow GET /v1/runs/{runId}.',
+        schema: RunSchema,
+      },
+    },
     problems: ['not_found', 'conflict'],
   }),
 };

@@ -25,13 +25,14 @@ export const RUN_STATUSES = [
   'running',
   'awaiting_approval',
   'awaiting_decision',
+  'compensating',
   'succeeded',
   'failed',
   'cancelled',
 ] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES).meta({
   description:
-    '`running` (a ReAct run stays so between turns); `awaiting_approval` while a call waits for a person; `awaiting_decision` when a step ended `outcome_unknown` (POST /v1/runs/{runId}/decide); `succeeded` when every plan step did; `failed` with `failed_step` (re-plan to go on); `cancelled`.',
+    '`running` (a ReAct run stays so between turns); `awaiting_approval` while a call waits for a person; `awaiting_decision` when a step ended `outcome_unknown` (POST /v1/runs/{runId}/decide); `compensating` while the compensations of completed writes run, in reverse order; `succeeded` when every plan step did; `failed` with `failed_step` (re-plan, retry or compensate to go on); `cancelled`.',
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
@@ -62,6 +63,13 @@ export const RunReasonSchema = z
   .meta({ id: 'RunReason' });
 export type RunReason = z.infer<typeof RunReasonSchema>;
 
+export const COMPENSATION_POLICIES = ['manual', 'automatic'] as const;
+export const CompensationPolicySchema = z.enum(COMPENSATION_POLICIES).meta({
+  description:
+    '`manual`: a failed step waits for POST /v1/runs/{runId}/compensate (or a re-plan or decision); `automatic`: when a step fails after some of its calls completed, the gateway runs their compensations at once, in reverse order.',
+});
+export type CompensationPolicy = z.infer<typeof CompensationPolicySchema>;
+
 const StepNameSchema = z
   .string()
   .min(1)
@@ -75,6 +83,7 @@ export const CreateRunSchema = z.strictObject({
     .record(z.string().min(1).max(128), z.unknown())
     .optional()
     .meta({ description: "The app's own data about the run, kept as is." }),
+  compensation: CompensationPolicySchema.default('manual'),
 });
 export type CreateRunInput = z.output<typeof CreateRunSchema>;
 
@@ -93,11 +102,28 @@ export const RunStepCallSchema = z
   .meta({ id: 'RunStepCall' });
 export type RunStepCall = z.infer<typeof RunStepCallSchema>;
 
+/** The completed call a compensation step undoes. */
+export const CompensatedCallSchema = z
+  .object({
+    step: z.string().meta({ description: 'The step that made the call.' }),
+    call_id: CallIdSchema,
+    tool: z.string(),
+    version: z.string(),
+  })
+  .meta({ id: 'CompensatedCall' });
+export type CompensatedCall = z.infer<typeof CompensatedCallSchema>;
+
 export const RunStepSchema = z
   .object({
     name: z.string(),
     position: z.number().int().min(0),
-    kind: z.enum(['turn', 'plan']),
+    kind: z.enum(['turn', 'plan', 'compensation']).meta({
+      description:
+        '`turn`: a ReAct turn; `plan`: a plan step; `compensation`: the call that undoes a completed one (`compensates`).',
+    }),
+    compensates: CompensatedCallSchema.nullable().meta({
+      description: 'For a compensation step, the call it undoes; null otherwise.',
+    }),
     status: RunStepStatusSchema,
     attempt: z
       .number()
@@ -115,6 +141,31 @@ export const RunStepSchema = z
   .meta({ id: 'RunStep' });
 export type RunStep = z.infer<typeof RunStepSchema>;
 
+/** A completed write that has no way back. */
+export const IrreversibleCallSchema = CompensatedCallSchema.extend({
+  reason: z.string().meta({ description: 'Why it cannot be undone.' }),
+}).meta({ id: 'IrreversibleCall' });
+export type IrreversibleCall = z.infer<typeof IrreversibleCallSchema>;
+
+/** One compensation of a run: what it undoes (as compensation steps) and what it cannot. */
+export const RunCompensationSchema = z
+  .object({
+    requested_by: z.string().meta({ description: '`automatic`, or the actor who asked.' }),
+    requested_at: TimestampSchema,
+    failed_step: z.string().nullable().meta({ description: 'The step whose failure it answers.' }),
+    scope: z.enum(['step', 'run']),
+    steps: z.array(z.string()).meta({
+      description:
+        'The compensation steps it added, in the order they run (the reverse of the calls).',
+    }),
+    cannot_be_undone: z.array(IrreversibleCallSchema).meta({
+      description:
+        'Completed writes without a declared compensation (or whose compensation cannot be built): reported, not undone.',
+    }),
+  })
+  .meta({ id: 'RunCompensation' });
+export type RunCompensation = z.infer<typeof RunCompensationSchema>;
+
 export const RunSchema = z
   .object({
     id: RunIdSchema,
@@ -127,6 +178,10 @@ export const RunSchema = z
       description: 'The step that stopped the run (failed, or awaiting a decision).',
     }),
     reason: RunReasonSchema.nullable(),
+    compensation: CompensationPolicySchema,
+    compensations: z.array(RunCompensationSchema).meta({
+      description: 'Every compensation asked of the run, oldest first.',
+    }),
     steps: z.array(RunStepSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -196,9 +251,20 @@ export const RunDecisionSchema = z.strictObject({
   step: StepNameSchema,
   action: z.enum(['retry', 'skip', 'fail']).meta({
     description:
-      '`retry` runs the step anew (its calls get new idempotency keys); `skip` lets dependents go on without it; `fail` ends the run.',
+      "`retry` runs again the step's calls whose effect is not in place (those that failed, and those a compensation undid; a call that succeeded and stands is kept, not repeated), under new idempotency keys; `skip` lets dependents go on without it; `fail` ends the run.",
   }),
 });
+
+export const CompensateRunSchema = z.strictObject({
+  step: StepNameSchema.optional().meta({
+    description: "The step whose completed writes to undo; the run's `failed_step` when absent.",
+  }),
+  scope: z.enum(['step', 'run']).default('step').meta({
+    description:
+      "`step`: the step's completed writes; `run`: every completed write of the run (each step's), latest first.",
+  }),
+});
+export type CompensateRunInput = z.output<typeof CompensateRunSchema>;
 export type RunDecision = z.infer<typeof RunDecisionSchema>;
 
 export const TRANSCRIPT_FORMATS = [
