@@ -235,3 +235,4 @@ export {
   type TraceContentOptions,
 } from './telemetry/trace-content';
 export { traceHeadersOf, withTraceHeaders, type TraceHeaders } from './telemetry/trace-headers';
+export type { ResourceVersion } from './concurrency/expected-write';

@@ -33,6 +33,7 @@ import {
   formatJsonPointer,
   grammarCheckOf,
   resolveVersion,
+  resourceKeyOf,
   runsInline,
   ToolgateError,
   type ToolCallIR,
@@ -102,6 +103,13 @@ export interface SubmitCallsInput {
   usage?: TurnUsage | undefined;
   /** The run step the calls make up (a run's turn or plan step); each call record links to it. */
   runStepId?: string | undefined;
+  /** Each call's place in its run step, when not its place in `calls` (a retry of some calls of a step). */
+  runStepIndexes?: readonly number[] | undefined;
+  /**
+   * The resource versions the run last saw, by resource key: a write on one of them carries the
+   * version as the one it expects (If-Match, or the argument its tool declares).
+   */
+  expectedVersions?: ReadonlyMap<string, string> | undefined;
   /** `refresh`: the caller asked for fresh results (`Cache-Control: no-cache`); cached tools execute. */
   cache?: 'refresh' | undefined;
 }
@@ -418,7 +426,10 @@ export class CallsService {
         partialStates: partialStates.get(call.id),
         ...(traceId === undefined ? {} : { traceId }),
         ...(tokenCosts?.[index] === undefined ? {} : { tokenCost: tokenCosts[index] }),
-        ...(input.runStepId === undefined ? {} : { runStep: { id: input.runStepId, index } }),
+        ...(input.runStepId === undefined
+          ? {}
+          : { runStep: { id: input.runStepId, index: input.runStepIndexes?.[index] ?? index } }),
+        ...expectedVersionOf(ir, args, input.expectedVersions),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }
@@ -895,4 +906,16 @@ class CallWaiter {
     this.changed = true;
     this.wake?.();
   }
+}
+
+/** The version a write expects, when its tool takes one and its run saw the resource. */
+function expectedVersionOf(
+  ir: ToolIR,
+  args: Record<string, unknown>,
+  seen: ReadonlyMap<string, string> | undefined,
+): { expectedVersion?: string } {
+  if (seen === undefined || ir.concurrency?.expected === undefined) return {};
+  const key = resourceKeyOf(ir, { arguments: args });
+  const version = key === undefined ? undefined : seen.get(key);
+  return version === undefined ? {} : { expectedVersion: version };
 }

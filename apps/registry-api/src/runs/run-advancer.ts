@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { RunReason } from '@toolgate/contract';
+import type { RunReason, RunStatus } from '@toolgate/contract';
 import { FINAL_CALL_STATUSES, type CallRow, type RunStepCallRow } from '@toolgate/persistence';
-import type { ToolCallIR, ToolResultIR } from '@toolgate/toolir';
+import type { ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
 import type { Principal } from '../auth/principal';
 import { CallsService, wireResultOf } from '../calls/calls.service';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
+import { callAttemptOf, planCompensation } from './run-compensation';
 import {
   FINAL_RUN_STATUSES,
+  PlanConflict,
   RunsRepository,
   type RunRow,
   type RunStepRow,
@@ -22,6 +24,9 @@ const APPROVAL_POLL_MS = 2_000;
 
 /** What one advance came to: the run needs nothing more now, or should be looked at again. */
 export type AdvanceOutcome = { kind: 'done' } | { kind: 'later'; delayMs: number };
+
+/** What one look at a run came to: nothing to wait for, or calls (none: a person) to wait on. */
+type PassOutcome = { kind: 'done' } | { kind: 'waiting'; waitingOn: string[] };
 
 /** A step's calls of its current attempt, in their order. */
 export interface StepCalls {
@@ -47,20 +52,40 @@ export function principalOfRun(run: RunRow): Principal {
   };
 }
 
-/** Groups a run's call records by step, keeping only each step's current attempt. */
+/**
+ * Groups a run's call records by step, keeping each call's standing attempt: the step's current
+ * one, or an earlier one for a call a retry kept (see `RunStepRow.callAttempts`).
+ */
 export function callsOfSteps(
   run: Pick<RunRow, 'id'>,
   steps: readonly RunStepRow[],
   rows: readonly RunStepCallRow[],
 ): StepCalls[] {
   return steps.map((step) => {
-    const prefix = `${stepIdempotencyKey(run, step)}:`;
     const calls = rows
-      .filter((entry) => entry.runStepId === step.id && entry.row.idempotencyKey.startsWith(prefix))
+      .filter((entry) => {
+        if (entry.runStepId !== step.id) return false;
+        const attempt = callAttemptOf(step, entry.index);
+        const key = stepIdempotencyKey(run, { name: step.name, attempt });
+        return entry.row.idempotencyKey.startsWith(`${key}:`);
+      })
       .sort((left, right) => left.index - right.index)
       .map((entry) => entry.row);
     return { step, calls };
   });
+}
+
+/** The version of each resource the run's calls last reported, by resource key. */
+export function lastSeenVersions(rows: readonly RunStepCallRow[]): Map<string, string> {
+  const reported = rows
+    .map((entry) => entry.row)
+    .filter((row) => row.status === 'succeeded' && row.resource !== null)
+    .sort((left, right) => (left.finishedAt?.getTime() ?? 0) - (right.finishedAt?.getTime() ?? 0));
+  const seen = new Map<string, string>();
+  for (const row of reported) {
+    if (row.resource !== null) seen.set(row.resource.key, row.resource.version);
+  }
+  return seen;
 }
 
 function isFinalCall(row: CallRow): boolean {
@@ -119,7 +144,7 @@ export class RunAdvancer {
   }
 
   /** One look at the run; serialized per run in this process. */
-  pass(runId: string): Promise<{ kind: 'done' } | { kind: 'waiting'; waitingOn: string[] }> {
+  pass(runId: string): Promise<PassOutcome> {
     const previous = this.inFlight.get(runId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.passNow(runId));
     this.inFlight.set(runId, next);
@@ -133,15 +158,58 @@ export class RunAdvancer {
 
   /** The steps of a run with the calls of their current attempts. */
   async stepsWithCalls(run: RunRow): Promise<StepCalls[]> {
+    return (await this.viewOf(run)).steps;
+  }
+
+  /** The resource versions the run's calls last reported, for the expected versions of its writes. */
+  async lastSeenVersions(run: RunRow): Promise<Map<string, string>> {
+    return (await this.viewOf(run)).seen;
+  }
+
+  /**
+   * Adds a compensation of the target step's completed writes (with scope `run`, of every step's),
+   * latest first, and reports the writes that cannot be undone. Returns false when the run moved
+   * meanwhile (another process compensated, or the run is in none of `from`).
+   */
+  async compensate(
+    run: RunRow,
+    request: { target: string; scope: 'step' | 'run'; requestedBy: string },
+    from: readonly RunStatus[],
+  ): Promise<{ added: boolean; steps: number }> {
+    const steps = await this.stepsWithCalls(run);
+    const target = steps.find((entry) => entry.step.name === request.target)?.step;
+    if (target === undefined)
+      throw new ToolException('not_found', `Run ${run.id} has no step "${request.target}".`);
+    const tools = new Map<string, ToolIR>();
+    for (const { calls } of steps) {
+      for (const row of calls) {
+        if (row.status !== 'succeeded') continue;
+        const record = await this.gateway.calls.getCall(row.id);
+        if (record !== undefined) tools.set(row.id, record.tool);
+      }
+    }
+    const planned = planCompensation(
+      steps,
+      { target, scope: request.scope, requestedBy: request.requestedBy, now: new Date() },
+      (row) => tools.get(row.id),
+    );
+    const added = await this.runs.addCompensation(run.id, { ...planned, from });
+    if (added) {
+      this.logger.log(
+        `run ${run.id}: compensating ${planned.steps.length} call(s) of ${target.name}; ${planned.report.cannot_be_undone.length} cannot be undone`,
+      );
+    }
+    return { added, steps: planned.steps.length };
+  }
+
+  private async viewOf(run: RunRow): Promise<{ steps: StepCalls[]; seen: Map<string, string> }> {
     const steps = await this.runs.steps(run.id);
     await this.gateway.settled();
     const rows = await this.gateway.calls.findByRunSteps(steps.map((step) => step.id));
-    return callsOfSteps(run, steps, rows);
+    return { steps: callsOfSteps(run, steps, rows), seen: lastSeenVersions(rows) };
   }
 
-  private async passNow(
-    runId: string,
-  ): Promise<{ kind: 'done' } | { kind: 'waiting'; waitingOn: string[] }> {
+  private async passNow(runId: string): Promise<PassOutcome> {
     const run = await this.runs.find(runId, null);
     if (run === undefined || run.status === 'cancelled') return { kind: 'done' };
     const steps = await this.stepsWithCalls(run);
@@ -159,19 +227,29 @@ export class RunAdvancer {
         else if (!isFinalCall(row)) waitingOn.push(row.id);
       }
     }
-    const stopped = steps.find((entry) => entry.step.status === 'outcome_unknown');
-    const failed = steps.find((entry) => entry.step.status === 'failed');
+    const waiting = (): PassOutcome =>
+      waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
     if (FINAL_RUN_STATUSES.includes(run.status) || run.status === 'awaiting_decision') {
       // Nothing new starts; steps still running are checkpointed as they end.
-      return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+      return waiting();
     }
+    if (run.status === 'compensating') {
+      const compensating = await this.continueCompensation(run, steps, waitingOn);
+      if (compensating !== undefined) return compensating;
+      // Every compensation ended: the run stands as the step that failed left it (below).
+    }
+    const stopped = steps.find((entry) => entry.step.status === 'outcome_unknown');
+    const failed = steps.find((entry) => entry.step.status === 'failed');
     if (stopped !== undefined) {
       await this.runs.setStatus(run.id, {
         status: 'awaiting_decision',
         failedStep: stopped.step.name,
         reason: stopped.step.reason,
       });
-      return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+      return waiting();
+    }
+    if (failed !== undefined && (await this.compensateAutomatically(run, steps, failed.step))) {
+      return { kind: 'waiting', waitingOn };
     }
     if (run.mode === 'plan' && failed !== undefined) {
       await this.runs.setStatus(run.id, {
@@ -179,7 +257,7 @@ export class RunAdvancer {
         failedStep: failed.step.name,
         reason: failed.step.reason,
       });
-      return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+      return waiting();
     }
     if (run.mode === 'plan') {
       const started = await this.startReadySteps(run, steps);
@@ -192,7 +270,7 @@ export class RunAdvancer {
           failedStep: refused.step.name,
           reason: refused.step.reason,
         });
-        return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+        return waiting();
       }
     }
     const running = steps.some((entry) => entry.step.status === 'running') || waitingOn.length > 0;
@@ -206,6 +284,66 @@ export class RunAdvancer {
     const status = awaitingApproval ? 'awaiting_approval' : 'running';
     if (status !== run.status) await this.runs.setStatus(run.id, { status });
     return running ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+  }
+
+  /**
+   * Runs a compensation's chain on: starts its next step, and stops the run when a compensating
+   * call failed (a decision retries or skips it). Undefined once every compensation step ended.
+   */
+  private async continueCompensation(
+    run: RunRow,
+    steps: StepCalls[],
+    waitingOn: string[],
+  ): Promise<PassOutcome | undefined> {
+    const chain = steps.filter((entry) => entry.step.compensates !== null);
+    const broken = chain.find((entry) => ['failed', 'outcome_unknown'].includes(entry.step.status));
+    if (broken !== undefined) {
+      await this.runs.setStatus(
+        run.id,
+        {
+          status: broken.step.status === 'failed' ? 'failed' : 'awaiting_decision',
+          failedStep: broken.step.name,
+          reason: broken.step.reason,
+        },
+        ['compensating'],
+      );
+      return waitingOn.length > 0 ? { kind: 'waiting', waitingOn } : { kind: 'done' };
+    }
+    if (!chain.some((entry) => ['pending', 'running'].includes(entry.step.status)))
+      return undefined;
+    waitingOn.push(
+      ...(await this.startReadySteps(run, steps, (entry) => entry.step.compensates !== null)),
+    );
+    // Waiting with nothing to wait on polls: a compensating call may wait for a person.
+    return { kind: 'waiting', waitingOn };
+  }
+
+  /**
+   * Under the `automatic` policy, a failed step's completed writes are compensated once per attempt
+   * of the step, when no other step still runs. Returns whether the run is now compensating.
+   */
+  private async compensateAutomatically(
+    run: RunRow,
+    steps: readonly StepCalls[],
+    failed: RunStepRow,
+  ): Promise<boolean> {
+    if (run.compensation !== 'automatic' || failed.compensates !== null) return false;
+    if (steps.some((entry) => entry.step.status === 'running')) return false;
+    const asked = run.compensations.some(
+      (entry) => entry.failed_step === failed.name && entry.failed_attempt === failed.attempt,
+    );
+    if (asked) return false;
+    try {
+      const { added, steps: count } = await this.compensate(
+        run,
+        { target: failed.name, scope: 'step', requestedBy: 'automatic' },
+        ['running', 'awaiting_approval'],
+      );
+      return added && count > 0;
+    } catch (error) {
+      if (error instanceof PlanConflict) return false;
+      throw error;
+    }
   }
 
   /**
@@ -229,11 +367,19 @@ export class RunAdvancer {
     return outcome;
   }
 
-  /** Starts each pending step whose dependencies all succeeded (or were skipped); returns the calls it started. */
-  private async startReadySteps(run: RunRow, steps: StepCalls[]): Promise<string[]> {
+  /**
+   * Starts each pending step (of those `which` picks) whose dependencies all succeeded (or were
+   * skipped); returns the calls it started.
+   */
+  private async startReadySteps(
+    run: RunRow,
+    steps: StepCalls[],
+    which: (entry: StepCalls) => boolean = () => true,
+  ): Promise<string[]> {
     const byName = new Map(steps.map((entry) => [entry.step.name, entry]));
     const ready = steps.filter(
       (entry) =>
+        which(entry) &&
         entry.step.status === 'pending' &&
         entry.step.dependsOn.every((name) =>
           ['succeeded', 'skipped'].includes(byName.get(name)?.step.status ?? ''),
@@ -259,7 +405,8 @@ export class RunAdvancer {
   }
 
   /**
-   * Records (and dispatches) a plan step's calls with its references resolved; a reference that
+   * Records (and dispatches) a plan step's calls of its current attempt with their references
+   * resolved, each write carrying the version of its resource the run last saw; a reference that
    * resolves to nothing, or a call the gateway refuses, fails the step with the reason.
    */
   private async recordStepCalls(
@@ -276,9 +423,13 @@ export class RunAdvancer {
       return { arguments: row.arguments, ok: result.ok, result: result.data, error: result.error };
     };
     const calls: ToolCallIR[] = [];
+    const indexes: number[] = [];
     for (const [index, planned] of (step.plannedCalls ?? []).entries()) {
+      // A call a retry kept stands as recorded under its earlier attempt.
+      if (callAttemptOf(step, index) !== step.attempt) continue;
       const resolved = resolveStepReferences(planned.arguments, lookup);
       if (!resolved.ok) return this.failStep(step, resolved.reason);
+      indexes.push(index);
       calls.push({
         id: `${step.name}.${index}`,
         name: planned.tool,
@@ -293,6 +444,8 @@ export class RunAdvancer {
         waitMs: 0,
         idempotencyKey: stepIdempotencyKey(run, step),
         runStepId: step.id,
+        runStepIndexes: indexes,
+        expectedVersions: await this.lastSeenVersions(run),
       });
     } catch (error) {
       if (!(error instanceof ToolException)) throw error;

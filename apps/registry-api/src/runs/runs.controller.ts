@@ -78,4 +78,12 @@ export class RunsController {
   ) {
     return this.runs.decide(principal, input.params.runId, input.body);
   }
+
+  @Endpoint(routes.compensateRun)
+  compensate(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.compensateRun>,
+  ) {
+    return this.runs.compensate(principal, input.params.runId, input.body);
+  }
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  CompensatedCall,
+  CompensationPolicy,
   PlanCall,
   PlanStep,
+  RunCompensation,
   RunMode,
   RunReason,
   RunStatus,
@@ -29,8 +32,24 @@ export interface RunRow {
   metadata: Record<string, unknown> | null;
   failedStep: string | null;
   reason: RunReason | null;
+  compensation: CompensationPolicy;
+  compensations: StoredCompensation[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A compensation as the run keeps it: the contract's, with the attempt of the step it answered. */
+export interface StoredCompensation extends RunCompensation {
+  /** The failed step's attempt, so an automatic compensation is asked once per attempt. */
+  failed_attempt: number | null;
+}
+
+/** A compensation step to add: one compensating call, after the step before it in the chain. */
+export interface NewCompensationStep {
+  name: string;
+  call: PlanCall;
+  compensates: CompensatedCall;
+  dependsOn: string[];
 }
 
 /** A step of a run: a turn (provider set) or a plan step (planned calls set). */
@@ -45,6 +64,10 @@ export interface RunStepRow {
   status: RunStepStatus;
   attempt: number;
   reason: RunReason | null;
+  /** For a compensation step, the call it undoes. */
+  compensates: CompensatedCall | null;
+  /** Per planned call, the attempt whose call record stands; empty when all are `attempt`'s. */
+  callAttempts: number[];
   startedAt: Date | null;
   finishedAt: Date | null;
 }
@@ -65,6 +88,8 @@ function runOf(row: PrismaRun): RunRow {
     metadata: row.metadata as Record<string, unknown> | null,
     failedStep: row.failedStep,
     reason: row.reason as RunReason | null,
+    compensation: row.compensation === 'automatic' ? 'automatic' : 'manual',
+    compensations: row.compensations as unknown as StoredCompensation[],
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -82,6 +107,8 @@ function stepOf(row: PrismaRunStep): RunStepRow {
     status: row.status,
     attempt: row.attempt,
     reason: row.reason as RunReason | null,
+    compensates: row.compensates as CompensatedCall | null,
+    callAttempts: row.callAttempts,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
   };
@@ -103,6 +130,7 @@ export class RunsRepository {
     conversationId: string | null;
     mode: RunMode;
     metadata: Record<string, unknown> | null;
+    compensation: CompensationPolicy;
   }): Promise<RunRow> {
     const row = await this.database.prisma.run.create({
       data: { id: randomUUID(), ...input, metadata: jsonOrNull(input.metadata) },
@@ -146,7 +174,7 @@ export class RunsRepository {
   /** Runs a process must carry on with (after a restart, nothing else will). */
   async unfinishedIds(limit: number): Promise<string[]> {
     const rows = await this.database.prisma.run.findMany({
-      where: { status: { in: ['running', 'awaiting_approval'] } },
+      where: { status: { in: ['running', 'awaiting_approval', 'compensating'] } },
       select: { id: true },
       take: limit,
     });
@@ -168,7 +196,12 @@ export class RunsRepository {
   async setStatus(
     runId: string,
     change: { status: RunStatus; failedStep?: string | null; reason?: RunReason | null },
-    from: readonly RunStatus[] = ['running', 'awaiting_approval', 'awaiting_decision'],
+    from: readonly RunStatus[] = [
+      'running',
+      'awaiting_approval',
+      'awaiting_decision',
+      'compensating',
+    ],
   ): Promise<boolean> {
     const { count } = await this.database.prisma.run.updateMany({
       where: { id: runId, status: { in: [...from] } },
@@ -276,7 +309,7 @@ export class RunsRepository {
         } else {
           await tx.runStep.update({
             where: { id: known.id },
-            data: { ...data, attempt: known.attempt + 1 },
+            data: { ...data, attempt: known.attempt + 1, callAttempts: [] },
           });
         }
       }
@@ -297,9 +330,14 @@ export class RunsRepository {
   /** Applies a decision on a stopped step: retried (pending, next attempt), skipped or failed. */
   decide(
     step: Pick<RunStepRow, 'id' | 'attempt'>,
-    action: 'retry' | 'skip' | 'fail',
-    reason: RunReason,
+    decision: {
+      action: 'retry' | 'skip' | 'fail';
+      reason: RunReason;
+      /** For a retry: per planned call, the attempt whose record stands (see `RunStepRow.callAttempts`). */
+      callAttempts?: number[];
+    },
   ): Promise<boolean> {
+    const { action, reason, callAttempts = [] } = decision;
     return this.database.prisma.runStep
       .updateMany({
         where: {
@@ -312,6 +350,7 @@ export class RunsRepository {
             ? {
                 status: 'pending',
                 attempt: step.attempt + 1,
+                callAttempts,
                 reason: Prisma.DbNull,
                 startedAt: null,
                 finishedAt: null,
@@ -323,6 +362,56 @@ export class RunsRepository {
               },
       })
       .then(({ count }) => count > 0);
+  }
+
+  /**
+   * Adds a compensation in one transaction: its steps (pending, chained latest-first) and its
+   * report, and the run goes `compensating` (when there is anything to run). False when the run is
+   * in none of `from`, or when one of the steps exists already (another process added it first).
+   */
+  addCompensation(
+    runId: string,
+    input: {
+      steps: readonly NewCompensationStep[];
+      report: StoredCompensation;
+      from: readonly RunStatus[];
+    },
+  ): Promise<boolean> {
+    return inTransaction(this.database.prisma, async (tx) => {
+      const existing = await tx.runStep.findMany({ where: { runId } });
+      if (existing.some((row) => row.status === 'running')) throw new PlanConflict();
+      const names = new Set(existing.map((row) => row.name));
+      if (input.steps.some((step) => names.has(step.name))) return false;
+      const run = await tx.run.findFirst({ where: { id: runId, status: { in: [...input.from] } } });
+      if (run === null) return false;
+      const compensations = [
+        ...(run.compensations as unknown as StoredCompensation[]),
+        input.report,
+      ];
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          status: input.steps.length === 0 ? run.status : 'compensating',
+          compensations: compensations as unknown as Prisma.InputJsonValue,
+          updatedAt: new Date(),
+        },
+      });
+      let position = existing.length;
+      for (const step of input.steps) {
+        await tx.runStep.create({
+          data: {
+            id: randomUUID(),
+            runId,
+            name: step.name,
+            position: position++,
+            plannedCalls: [step.call] as unknown as Prisma.InputJsonValue,
+            dependsOn: step.dependsOn,
+            compensates: { ...step.compensates },
+          },
+        });
+      }
+      return true;
+    });
   }
 
   /** Ends a run as cancelled with its steps that had not ended; false when it had ended already. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  CompensateRunInput,
   CreatePlanInput,
   CreateRunInput,
   CreateRunTurnInput,
@@ -7,6 +8,7 @@ import type {
   Run,
   RunDecision,
   RunPage,
+  RunStatus,
   RunStep,
   RunSummary,
   RunTranscript,
@@ -22,6 +24,7 @@ import { createdPositionOf, decodeCursor, pageOfRows } from '../common/paginatio
 import { ToolException, type ProblemIssue } from '../problem/tool.exception';
 import { findPlanProblems } from './plan-validation';
 import { RunAdvancer, stepIdempotencyKey, type StepCalls } from './run-advancer';
+import { callAttemptOf, compensationsByCall, isInEffect } from './run-compensation';
 import { RunQueue } from './run-queue';
 import { transcriptMessages, transcriptTurnsOf } from './run-transcript';
 import { FINAL_RUN_STATUSES, PlanConflict, RunsRepository, type RunRow } from './runs.repository';
@@ -38,6 +41,8 @@ function summaryOf(run: RunRow): RunSummary {
     metadata: run.metadata,
     failed_step: run.failedStep,
     reason: run.reason,
+    compensation: run.compensation,
+    compensations: run.compensations.map(({ failed_attempt: _attempt, ...entry }) => entry),
     created_at: run.createdAt.toISOString(),
     updated_at: run.updatedAt.toISOString(),
   };
@@ -47,7 +52,8 @@ function stepOf({ step, calls }: StepCalls): RunStep {
   return {
     name: step.name,
     position: step.position,
-    kind: step.provider === null ? 'plan' : 'turn',
+    kind: step.compensates !== null ? 'compensation' : step.provider === null ? 'plan' : 'turn',
+    compensates: step.compensates,
     status: step.status,
     attempt: step.attempt,
     depends_on: step.dependsOn,
@@ -86,6 +92,7 @@ export class RunsService {
       conversationId: input.conversation_id ?? null,
       mode: input.mode,
       metadata: input.metadata ?? null,
+      compensation: input.compensation,
     });
     return { ...summaryOf(run), steps: [] };
   }
@@ -157,6 +164,12 @@ export class RunsService {
     if (FINAL_RUN_STATUSES.includes(run.status)) {
       throw new ToolException('conflict', `Run ${id} has ended (${run.status}).`);
     }
+    if (run.status === 'compensating') {
+      throw new ToolException(
+        'conflict',
+        `Run ${id} is undoing completed calls; post the next turn once it is running again.`,
+      );
+    }
     const parsed = await this.calls.parseProviderPayload(principal, input.body);
     const steps = await this.runs.steps(run.id);
     // A repeated Idempotency-Key names the same turn, so it answers with the same step and calls.
@@ -177,6 +190,7 @@ export class RunsService {
         partialStates: input.body.partial_states,
         versions: { subject: input.subject, snapshot: input.body.snapshot, pins: input.body.pins },
         runStepId: step.id,
+        expectedVersions: await this.advancer.lastSeenVersions(run),
       });
     } catch (error) {
       // A refused turn leaves no step behind, as a refused POST /v1/calls leaves no call.
@@ -245,15 +259,27 @@ export class RunsService {
     if (FINAL_RUN_STATUSES.includes(run.status) && run.status !== 'failed') {
       throw new ToolException('conflict', `Run ${id} has ended (${run.status}).`);
     }
-    const step = (await this.runs.steps(run.id)).find((entry) => entry.name === decision.step);
-    if (step === undefined) {
+    if (run.status === 'compensating') {
+      throw new ToolException(
+        'conflict',
+        `Run ${id} is undoing completed calls; decide once the compensation ended.`,
+      );
+    }
+    const steps = await this.advancer.stepsWithCalls(run);
+    const entry = steps.find((candidate) => candidate.step.name === decision.step);
+    if (entry === undefined) {
       throw new ToolException('not_found', `Run ${id} has no step "${decision.step}".`);
     }
+    const { step } = entry;
     // A skipped or failed step keeps why it stopped; the decision is said in the message.
-    const decided = await this.runs.decide(step, decision.action, {
-      code: step.reason?.code ?? 'cancelled',
-      message: `${decision.action} decided by ${principal.actor}${step.reason === null ? '' : `: ${step.reason.message}`}`,
-      retryable: false,
+    const decided = await this.runs.decide(step, {
+      action: decision.action,
+      reason: {
+        code: step.reason?.code ?? 'cancelled',
+        message: `${decision.action} decided by ${principal.actor}${step.reason === null ? '' : `: ${step.reason.message}`}`,
+        retryable: false,
+      },
+      callAttempts: decision.action === 'retry' ? retriedCallAttempts(entry, steps) : [],
     });
     if (!decided) {
       throw new ToolException(
@@ -276,6 +302,52 @@ export class RunsService {
       await this.queue.enqueue(run.id);
     }
     return this.get(principal, id);
+  }
+
+  /**
+   * Undoes the completed writes of a failed step (or of the whole run), latest first, each by its
+   * tool's declared compensation run as a normal call; writes without one are reported.
+   */
+  async compensate(principal: Principal, id: string, input: CompensateRunInput): Promise<Run> {
+    const run = await this.require(principal, id);
+    if (!COMPENSABLE_RUN_STATUSES.includes(run.status)) {
+      throw new ToolException(
+        'conflict',
+        `Run ${id} is ${run.status}; compensate a run that failed, waits for a decision or runs ReAct turns.`,
+      );
+    }
+    const target = input.step ?? run.failedStep ?? (await this.lastTurn(run));
+    if (target === undefined) {
+      throw new ToolException('conflict', `Run ${id} has no failed step to compensate; name one.`);
+    }
+    let outcome: { added: boolean; steps: number };
+    try {
+      outcome = await this.advancer.compensate(
+        run,
+        { target, scope: input.scope, requestedBy: principal.actor },
+        COMPENSABLE_RUN_STATUSES,
+      );
+    } catch (error) {
+      if (!(error instanceof PlanConflict)) throw error;
+      throw new ToolException(
+        'conflict',
+        `A step of run ${id} is still running; compensate once it ends.`,
+      );
+    }
+    if (!outcome.added) {
+      throw new ToolException(
+        'conflict',
+        `Run ${id} changed meanwhile, or its calls are being compensated already.`,
+      );
+    }
+    if (outcome.steps > 0) await this.queue.enqueue(run.id);
+    return this.get(principal, id);
+  }
+
+  private async lastTurn(run: RunRow): Promise<string | undefined> {
+    if (run.mode !== 'react') return undefined;
+    const steps = await this.runs.steps(run.id);
+    return steps.filter((step) => step.compensates === null).at(-1)?.name;
   }
 
   private async stateOf(run: RunRow): Promise<Run> {
@@ -321,6 +393,25 @@ export class RunsService {
       });
     }
   }
+}
+
+/** Statuses a compensation may start from: a run stopped by a step, or a ReAct run between turns. */
+const COMPENSABLE_RUN_STATUSES: readonly RunStatus[] = ['failed', 'awaiting_decision', 'running'];
+
+/**
+ * Per planned call of a step to retry, the attempt whose record stands: a call whose effect is in
+ * place (succeeded, not compensated) keeps its record; the others run under the next attempt.
+ */
+function retriedCallAttempts(entry: StepCalls, steps: readonly StepCalls[]): number[] {
+  const { step, calls } = entry;
+  if (step.plannedCalls === null) return [];
+  const compensations = compensationsByCall(steps);
+  const next = step.attempt + 1;
+  const attempts = step.plannedCalls.map((_, index) => {
+    const row = calls[index];
+    return row !== undefined && isInEffect(row, compensations) ? callAttemptOf(step, index) : next;
+  });
+  return attempts.every((attempt) => attempt === next) ? [] : attempts;
 }
 
 function requireTeam(principal: Principal): string {

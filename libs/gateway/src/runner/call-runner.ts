@@ -307,6 +307,9 @@ export class CallRunner {
       ...(clientRelay === undefined ? {} : { clientRelay }),
       traceAttributes: callTraceAttributes(record),
       ...(input.job.cache === 'refresh' ? { cacheMode: 'refresh' as const } : {}),
+      ...(record.expected_version === undefined
+        ? {}
+        : { expectedVersion: record.expected_version }),
     });
     const parent = this.jobTraceContext(input.job);
     const enqueuedAt = input.job.enqueued_at;
@@ -346,6 +349,9 @@ export class CallRunner {
       ...(execution.execution.decision === undefined
         ? {}
         : { decision: execution.execution.decision }),
+      ...(execution.execution.resource === undefined
+        ? {}
+        : { resource: execution.execution.resource }),
     };
     // Counted before the outcome is stored, so a spent soft budget is noted in the stored result.
     const breach = (await this.recordSpend(record, outcome)) ?? admission?.breach;

@@ -65,6 +65,8 @@ export interface CallScope {
   traceAttributes?: Attributes;
   /** `refresh` when the caller asked for a fresh answer (`Cache-Control: no-cache`). */
   cacheMode?: 'use' | 'refresh';
+  /** The resource version the write expects (the one its run last saw). */
+  expectedVersion?: string;
 }
 
 /** Builds an engine context for one call from its scope. */
@@ -96,6 +98,7 @@ export function createEngineContext(deps: EngineDeps, scope: CallScope): Executi
   if (deps.resultCache !== undefined) context.resultCache = deps.resultCache;
   if (deps.cacheGeneration !== undefined) context.cacheGeneration = deps.cacheGeneration;
   if (scope.cacheMode !== undefined) context.cacheMode = scope.cacheMode;
+  if (scope.expectedVersion !== undefined) context.expectedVersion = scope.expectedVersion;
   if (scope.signal !== undefined) context.signal = scope.signal;
   if (scope.clientRelay !== undefined) context.clientRelay = scope.clientRelay;
   if (scope.traceAttributes !== undefined) context.traceAttributes = scope.traceAttributes;

@@ -1,5 +1,11 @@
 import type { TokenUsage } from '@toolgate/adapters';
-import type { EngineToolResult, PolicyDecision, PolicyPrincipal, ToolCost } from '@toolgate/engine';
+import type {
+  EngineToolResult,
+  PolicyDecision,
+  PolicyPrincipal,
+  ResourceVersion,
+  ToolCost,
+} from '@toolgate/engine';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 import { CALL_STATUSES } from '@toolgate/contract';
 import { z } from 'zod';
@@ -84,6 +90,8 @@ export interface CallRecord {
   provider_call_id?: string | undefined;
   /** The call's share of its model turn's tokens and their price, when the app posted usage. */
   token_cost?: CallTokenCost | undefined;
+  /** The resource version the write expects: the one its run last saw (see the tool's `concurrency`). */
+  expected_version?: string | undefined;
   /** The run that holds the call while `running`; set by `claim` and `takeOver`. */
   run?: CallRun;
   /** Every pickup of the call, oldest first: the first one's `started_at` is when the call started. */
@@ -178,6 +186,8 @@ export interface CallOutcome {
   decision?: PolicyDecision | undefined;
   /** The tool's own cost of the call (reported by the upstream, or the version's estimate). */
   tool_cost?: ToolCost | undefined;
+  /** The resource and version a successful call reported (see the tool's `concurrency`). */
+  resource?: ResourceVersion | undefined;
 }
 
 /**

@@ -1,5 +1,11 @@
 import type { TokenUsage } from '@toolgate/adapters';
-import type { EngineToolResult, PolicyOAuth, PolicyPrincipal, ToolCost } from '@toolgate/engine';
+import type {
+  EngineToolResult,
+  PolicyOAuth,
+  PolicyPrincipal,
+  ResourceVersion,
+  ToolCost,
+} from '@toolgate/engine';
 import { hashArguments, plainToolResult } from '@toolgate/engine';
 import type { CallArgumentsRepair, PartialArgumentStates } from '@toolgate/contract';
 import type { GrammarCheck, ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
@@ -109,6 +115,10 @@ export interface CallRow {
   tokenCost: CallTokenCost | null;
   /** The tool's own cost, written with the outcome; null until then, or when nothing is known. */
   toolCost: ToolCost | null;
+  /** The resource version the write expected (set within a run for tools that declare concurrency). */
+  expectedVersion: string | null;
+  /** The resource and version a successful call reported; null otherwise. */
+  resource: ResourceVersion | null;
 }
 
 /** A call of one turn to record: what the API resolved for it. */
@@ -140,6 +150,8 @@ export interface NewCallRow {
   tokenCost?: CallTokenCost | undefined;
   /** The run step the call belongs to (a run's turn or plan step) and its place in it; absent outside runs. */
   runStep?: { id: string; index: number } | undefined;
+  /** The resource version the write expects (see `CallRow.expectedVersion`). */
+  expectedVersion?: string | undefined;
 }
 
 /** A call of a run step, with the step it belongs to. */
@@ -245,6 +257,8 @@ interface CallColumns extends Record<string, unknown> {
   tokens_unpriced_reason: string | null;
   tool_cost_usd: number | null;
   tool_cost_source: ToolCost['source'] | null;
+  expected_version: string | null;
+  resource: ResourceVersion | null;
 }
 
 const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, conversation_id, provider, provider_call_id, tool_id,
@@ -252,7 +266,7 @@ const COLUMNS = `id, team_id, key_id, actor, caller_oauth, client_relay, convers
   attempts, answered_by, cache_age_ms, latency_ms, decision_effect, decision_rule, policy_revision, created_at,
   started_at, finished_at, run_id, worker_id, run_attempt, runs, input_check, arguments_repair,
   partial_states, trace_id, model, tokens, tokens_usd, tokens_unpriced_reason, tool_cost_usd,
-  tool_cost_source`;
+  tool_cost_source, expected_version, resource`;
 
 // In a statement that joins another relation, every returned column names the call's.
 const QUALIFIED_COLUMNS = COLUMNS.split(',')
@@ -317,6 +331,8 @@ function rowOf(columns: CallColumns): CallRow {
       columns.tool_cost_usd === null || columns.tool_cost_source === null
         ? null
         : { usd: columns.tool_cost_usd, source: columns.tool_cost_source },
+    expectedVersion: columns.expected_version,
+    resource: columns.resource,
   };
 }
 
@@ -350,6 +366,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
   }
   record.runs = row.runs;
   if (row.tokenCost !== null) record.token_cost = row.tokenCost;
+  if (row.expectedVersion !== null) record.expected_version = row.expectedVersion;
   if (OUTCOME_STATES.has(row.status) && row.result !== null) {
     record.outcome = {
       status: row.status as CallOutcome['status'],
@@ -361,6 +378,7 @@ export function recordOfRow(row: CallRow, tool: ToolIR): CallRecord {
       ...(row.cacheAgeMs === null ? {} : { cache_age_ms: row.cacheAgeMs }),
       finished_at: row.finishedAt?.getTime() ?? 0,
       ...(row.toolCost === null ? {} : { tool_cost: row.toolCost }),
+      ...(row.resource === null ? {} : { resource: row.resource }),
       ...(row.decisionEffect === null
         ? {}
         : {
@@ -402,7 +420,7 @@ const RECORD_TURNS = sql(
                       arguments_hash, idempotency_key, status, run_id, worker_id, run_attempt,
                       started_at, runs, input_check, arguments_repair, result, error_code,
                       finished_at, partial_states, trace_id, model, tokens, tokens_usd,
-                      tokens_unpriced_reason, run_step_id, run_step_index)
+                      tokens_unpriced_reason, run_step_id, run_step_index, expected_version)
    SELECT r.id, r.team_id, r.key_id, r.actor, r.caller_oauth, r.client_relay, r.conversation_id, r.provider,
           r.provider_call_id,
           r.tool_id, r.tool_name, r.tool_version, r.arguments, r.arguments_hash, r.idempotency_key,
@@ -413,7 +431,8 @@ const RECORD_TURNS = sql(
           CASE WHEN r.run IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(r.run) END,
           r.input_check, r.arguments_repair, r.refusal, r.refusal->'error'->>'code',
           CASE WHEN r.refusal IS NULL THEN NULL ELSE now() END, r.partial_states, r.trace_id,
-          r.model, r.tokens, r.tokens_usd, r.tokens_unpriced_reason, r.run_step_id, r.run_step_index
+          r.model, r.tokens, r.tokens_usd, r.tokens_unpriced_reason, r.run_step_id, r.run_step_index,
+          r.expected_version
      FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, team_id uuid, key_id uuid, actor text,
           caller_oauth jsonb, client_relay jsonb, conversation_id text, provider text, provider_call_id text, tool_id uuid,
           tool_name text, tool_version text, arguments jsonb, arguments_hash text,
@@ -421,7 +440,7 @@ const RECORD_TURNS = sql(
           started_at double precision, run jsonb, input_check text, arguments_repair jsonb,
           refusal jsonb, partial_states jsonb, trace_id text, model text, tokens jsonb,
           tokens_usd double precision, tokens_unpriced_reason text, run_step_id uuid,
-          run_step_index integer)
+          run_step_index integer, expected_version text)
    ON CONFLICT (team_id, idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
    RETURNING ${COLUMNS}`,
 );
@@ -476,13 +495,15 @@ const RECORD_OUTCOMES = sql(
           latency_ms = o.latency_ms, decision_effect = o.decision_effect,
           decision_rule = o.decision_rule, policy_revision = o.policy_revision,
           tool_cost_usd = o.tool_cost_usd, tool_cost_source = o.tool_cost_source,
+          resource = o.resource,
           finished_at = CASE WHEN o.status = 'awaiting_approval' THEN NULL
                              ELSE to_timestamp(o.finished_at / 1000) END,
           runs = ${endLastRunSql('c.runs', { state: 'o.status', at: 'o.finished_at', attempts: 'o.attempts' })}
      FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, run_id text, status text, result jsonb,
           error_code text, attempts integer, answered_by text, cache_age_ms integer, latency_ms integer,
           decision_effect text, decision_rule text, policy_revision text,
-          finished_at double precision, tool_cost_usd double precision, tool_cost_source text)
+          finished_at double precision, tool_cost_usd double precision, tool_cost_source text,
+          resource jsonb)
     WHERE c.id = o.id AND c.status = 'running' AND c.run_id = o.run_id
     RETURNING c.id, c.run_id`,
 );
@@ -576,6 +597,7 @@ function outcomeDocument(write: OutcomeWrite): Record<string, unknown> {
     finished_at: outcome.finished_at,
     tool_cost_usd: outcome.tool_cost?.usd ?? null,
     tool_cost_source: outcome.tool_cost?.source ?? null,
+    resource: outcome.resource ?? null,
   };
 }
 
@@ -654,6 +676,7 @@ export class CallStore implements CallRepository {
           tokens_unpriced_reason: call.tokenCost?.unpricedReason ?? null,
           run_step_id: call.runStep?.id ?? null,
           run_step_index: call.runStep?.index ?? null,
+          expected_version: call.expectedVersion ?? null,
         });
       }
     }
