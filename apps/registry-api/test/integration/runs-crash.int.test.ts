@@ -100,8 +100,11 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
       return response.body as unknown as RunState;
     }
 
-    /** An http tool POSTing its arguments to the upstream; each request is one execution. */
-    async function createStepTool(idempotent: boolean): Promise<TestTool> {
+    /**
+     * An http tool POSTing its arguments to the upstream; each request is one execution. With
+     * `undoneBy`, a completed call is compensated by that tool with `{step: <its result's undo>}`.
+     */
+    async function createStepTool(idempotent: boolean, undoneBy?: TestTool): Promise<TestTool> {
       const tool = await createTool(setup, team);
       const ir = tool.ir
         .parameters({
@@ -115,6 +118,14 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
           protocol_meta: {
             toolgate: { executor: { kind: 'http', method: 'POST', url: `${upstreamUrl}/step` } },
           },
+          ...(undoneBy === undefined
+            ? {}
+            : {
+                compensation: {
+                  tool: undoneBy.name,
+                  arguments: { step: { from: '/result/undo' }, n: { value: 0 } },
+                },
+              }),
         });
       await publish(setup, team, { ...tool, ir }, '1.0.0', ir);
       await setStable(setup, team, tool, '1.0.0');
@@ -131,7 +142,9 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
           executions.push({ step, at: Date.now() });
           const answer = () => {
             response.setHeader('content-type', 'application/json');
-            response.end(JSON.stringify({ n: (args.n ?? 0) + 1 }));
+            // `boom` always fails; every answer says how the step it made is undone.
+            if (step === 'boom') response.statusCode = 500;
+            response.end(JSON.stringify({ n: (args.n ?? 0) + 1, undo: `undo-${step}` }));
           };
           if (holding.has(step)) held.set(step, [...(held.get(step) ?? []), answer]);
           else setTimeout(answer, 150);
@@ -222,7 +235,7 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
       expect(done.status, JSON.stringify(done)).toBe('succeeded');
       expect(done.steps.map((step) => step.status)).toEqual(Array(10).fill('succeeded'));
       // Each step added one to the result it referenced: the chain is whole.
-      expect(done.steps.at(-1)?.calls[0]?.result?.data).toEqual({ n: 10 });
+      expect(done.steps.at(-1)?.calls[0]?.result?.data).toMatchObject({ n: 10 });
       expect([...checkpointedBeforeKills.keys()]).toEqual(
         expect.arrayContaining(['s1', 's2', 's5']),
       );
@@ -287,6 +300,62 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
       });
       expect(decided.status).toBe(200);
       expect(decided.body).toMatchObject({ status: 'failed', failed_step: 'charge' });
+    }, 180_000);
+
+    it('resumes a compensation cut by kills: each completed step undone once, latest first', async () => {
+      const undo = await createStepTool(true);
+      const book = await createStepTool(true, undo);
+      const created = await request('POST', '/v1/runs', { mode: 'plan' });
+      const id = created.body['id'] as string;
+      const steps = ['b1', 'b2', 'b3', 'boom'].map((name, index, names) => ({
+        name,
+        ...(index === 0 ? {} : { depends_on: [names[index - 1]] }),
+        calls: [{ tool: book.name, arguments: { step: name, n: index } }],
+      }));
+      expect((await request('POST', `/v1/runs/${id}/plan`, { steps })).status).toBe(202);
+      await waitFor(async () => ((await runState(id)).status === 'failed' ? true : undefined), {
+        timeoutMs: 60_000,
+        what: 'the plan to fail at boom',
+      });
+      holding.add('undo-b2');
+      const compensating = await request('POST', `/v1/runs/${id}/compensate`, { scope: 'run' });
+      expect(compensating.status, JSON.stringify(compensating.body)).toBe(202);
+      expect(compensating.body).toMatchObject({
+        status: 'compensating',
+        compensations: [{ steps: ['undo:b3.0:1', 'undo:b2.0:1', 'undo:b1.0:1'] }],
+      });
+      // Killed with the middle compensation in flight, and again after the restart.
+      await waitFor(() => Promise.resolve(held.get('undo-b2')?.length ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the second compensation to reach the upstream',
+      });
+      await killProcesses();
+      holding.delete('undo-b2');
+      for (const answer of held.get('undo-b2') ?? []) answer();
+      await startProcesses();
+      const done = await waitFor(
+        async () => {
+          const state = await runState(id);
+          return state.status === 'compensating' ? undefined : state;
+        },
+        { timeoutMs: 60_000, what: 'the compensation to end' },
+      );
+      expect(done.status, JSON.stringify(done)).toBe('failed');
+      expect(
+        done.steps.filter((step) => step.name.startsWith('undo:')).map((step) => step.status),
+      ).toEqual(['succeeded', 'succeeded', 'succeeded']);
+      const undone = executions.filter((execution) => execution.step.startsWith('undo-'));
+      // Latest first; the one cut mid-call (its tool is idempotent) may have run once more.
+      expect([...new Set(undone.map((execution) => execution.step))]).toEqual([
+        'undo-b3',
+        'undo-b2',
+        'undo-b1',
+      ]);
+      expect(undone.filter((execution) => execution.step === 'undo-b3')).toHaveLength(1);
+      expect(undone.filter((execution) => execution.step === 'undo-b1')).toHaveLength(1);
+      expect(undone.filter((execution) => execution.step === 'undo-b2').length).toBeLessThanOrEqual(
+        2,
+      );
     }, 180_000);
   },
 );
