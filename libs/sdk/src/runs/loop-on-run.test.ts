@@ -10,7 +10,9 @@ import {
   startEventStream,
 } from '../../test/support/gateway-answers';
 import { anthropicTurnAnswer, RUN_ID, runOf, turnStepOf } from '../../test/support/run-answers';
+import { anthropicToolUseStream, startFakeProvider } from '../../test/support/fake-provider';
 import { sendJson, startTestServer, type TestServer } from '../../test/support/test-server';
+import Anthropic from '@anthropic-ai/sdk';
 import { ToolgateRunEndedError } from '../errors/toolgate-sdk-error';
 import { localTools } from '../local-tools';
 import { Toolgate } from '../toolgate-client';
@@ -140,6 +142,44 @@ describe('runToolLoop on a durable run', () => {
     expect(turns[0]?.json).toEqual({ provider: 'anthropic', payload: toolUse('toolu_a') });
     expect(gateway.requests.some((request) => request.url === '/v1/calls')).toBe(false);
     expect(gateway.requests[1]?.url).toBe(`/v1/runs/${RUN_ID}/transcript?format=anthropic`);
+  });
+
+  it('streams a loop on a run the same way: transcript first, turns posted to the run', async () => {
+    const gateway = await runGateway(runOf({ steps: [turnStepOf(0), turnStepOf(1)] }));
+    const model = await startFakeProvider([
+      {
+        sse: anthropicToolUseStream([
+          { id: 'toolu_s', name: 'get_weather', arguments: { city: 'Rome' } },
+        ]),
+      },
+      { sse: anthropicToolUseStream([], 'Done.') },
+    ]);
+    try {
+      const anthropic = new Anthropic({ apiKey: 'sk-ant-test', baseURL: model.url, maxRetries: 0 });
+      const toolgate = new Toolgate({ baseUrl: gateway.url, apiKey: 'tg_key' });
+      const events = toolgate.streamToolLoop({
+        provider: 'anthropic',
+        client: anthropic,
+        request: appRequest,
+        run: { id: RUN_ID },
+      });
+      const steps: number[] = [];
+      let text: string | undefined;
+      for await (const event of events) {
+        if (event.type === 'step_finish') steps.push(event.toolStep.results.length);
+        if (event.type === 'finish') text = event.result.text;
+      }
+      expect(steps).toEqual([1]);
+      expect(text).toBe('Done.');
+      const first = model.requests[0]?.json as { messages: unknown[] };
+      expect(first.messages).toEqual([...appRequest.messages, ...transcript]);
+      const turns = gateway.requests.filter((request) => request.url.endsWith('/turns'));
+      expect(turns.map((request) => request.headers['idempotency-key'])).toEqual([
+        `run:${RUN_ID}:turn:2`,
+      ]);
+    } finally {
+      await model.close();
+    }
   });
 
   it('waits for a turn a stopped process left running before it reads the transcript', async () => {
