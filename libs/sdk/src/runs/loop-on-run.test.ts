@@ -112,7 +112,7 @@ async function runGateway(
 const appRequest = {
   model: 'claude-sonnet-4-6',
   max_tokens: 256,
-  messages: [{ role: 'user', content: 'Weather in Oslo, then Rome?' }],
+  messages: [{ role: 'user' as const, content: 'Weather in Oslo, then Rome?' }],
 };
 
 describe('runToolLoop on a durable run', () => {
