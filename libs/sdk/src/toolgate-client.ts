@@ -206,7 +206,7 @@ type SubmitCallsOptions<TProvider extends Provider> = Pick<
 > & { body: CreateCallsRequest };
 
 /** The body fields the two call routes share, from the options that name them. */
-export function callsBody(
+function callsBody(
   options: Pick<
     ExecuteOptions<Provider>,
     'provider' | 'payload' | 'waitMs' | 'snapshot' | 'pins' | 'partialStates'
