@@ -8,8 +8,9 @@ import {
 } from '@toolgate/adapters';
 import type { ToolCallIR, ToolIR, ToolResultIR } from '@toolgate/toolir';
 import { ToolgateInvalidResponseError, ToolgateSdkError } from './errors/toolgate-sdk-error';
+import { onRun, postTurn, type LoopOnRun } from './runs/loop-on-run';
 import type { LocalToolDefinition, LocalTools, ToolExecutor } from './local-tools';
-import { asList, loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
+import { appendTurn, asList, loopDialect, type LoopDialect, type ModelTurn } from './loop-dialects';
 import { anyStopCondition, type StopCondition } from './loop/stop-conditions';
 import {
   typeStep,
@@ -138,8 +139,18 @@ export interface ToolLoopSettings<
    * on (on Responses the search's output loads them), each running at the version it was found at.
    */
   toolSearch?: LoopToolSearch;
-  /** Sent to the gateway with every batch of calls. */
+  /** Sent to the gateway with every batch of calls (not with `run`: a run has its own). */
   conversationId?: string;
+  /**
+   * A durable ReAct run (`toolgate.runs.create({ mode: 'react' })`) the loop drives: before its
+   * first model call it appends the run's transcript (its earlier turns' calls and results, in
+   * this loop's provider format) after the request's messages, and each turn's calls run as the
+   * run's next step (`POST /v1/runs/{runId}/turns`) under a key naming the turn's place in the run,
+   * so a process that stopped goes on where the run is without running a call twice. Only through
+   * a gateway, without local tools or `toolSearch` (the run could not record what they do); a run
+   * that ended throws `ToolgateRunEndedError`.
+   */
+  run?: { id: string };
   /** Called after each executed step. */
   onStep?: (step: ToolLoopStep<TTools, TRegistry>) => void;
   signal?: AbortSignal;
@@ -251,6 +262,30 @@ function isLocalTools<TTools extends LoopTools>(
   return execute !== undefined && Array.isArray((execute as Partial<LocalTools<TTools>>).tools);
 }
 
+/**
+ * A run records the calls the gateway executes; calls run in-process (local tools, the answers of
+ * a tool search) would be missing from its transcript, so a resumed loop could not replay them.
+ */
+function assertRunnableOnRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
+  options: ToolLoopOptions<object, TTools, TRegistry>,
+): void {
+  const refuse = (why: string): never => {
+    throw new ToolgateSdkError('invalid_options', `runToolLoop with \`run\` ${why}`);
+  };
+  if (options.gateway === undefined) refuse('needs a gateway (Toolgate#runToolLoop)');
+  if (options.execute !== undefined) {
+    refuse(
+      'cannot take `execute`: the run records only calls the gateway executes, so local calls would be missing when it resumes',
+    );
+  }
+  if (options.toolSearch !== undefined) {
+    refuse('cannot take `toolSearch`: the run would not record the searches it answers');
+  }
+  if (options.conversationId !== undefined) {
+    refuse('takes no `conversationId`: the run groups its calls under its own (runs.create)');
+  }
+}
+
 function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>(
   options: ToolLoopOptions<object, TTools, TRegistry>,
 ): LoopRun<TTools, TRegistry> {
@@ -261,6 +296,7 @@ function startRun<TTools extends LoopTools, TRegistry extends RegistryToolTypes>
       'runToolLoop needs `execute` (local tools) or a gateway (Toolgate#runToolLoop)',
     );
   }
+  if (options.run !== undefined) assertRunnableOnRun(options);
   const local = isLocalTools(execute) ? execute : undefined;
   const localNames = new Set(local?.tools.map((tool) => tool.name) ?? []);
   const tools = options.tools ?? local?.tools;
@@ -289,6 +325,8 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
     step: number;
     searching: boolean;
     partialStates: PartialStateRecorder | undefined;
+    /** The durable run the calls are posted to as its next turn. */
+    onRun: LoopOnRun | undefined;
   },
 ): Promise<{ outcomes: StepOutcome[]; calls: ToolCallIR[]; search: SearchAnswer | undefined }> {
   const { options, dialect } = run;
@@ -325,16 +363,24 @@ async function executeStep<TTools extends LoopTools, TRegistry extends RegistryT
     // otherwise only its calls, in the same wire format.
     const whole = plan.remote.length === parsed.calls.length && parsed.errors.length === 0;
     const partialStates = input.partialStates?.byCall(plan.remote.map((call) => call.id)) ?? {};
-    const executed = await client.execute({
+    const turn = {
       provider: options.provider,
       payload: whole ? input.response : adapter.callsToWire(plan.remote),
       // The versions of the export the offered tools came from: the calls run what the model saw.
       ...client.versionsOf(dialect.offered(input.request)),
-      idempotencyKey: newIdempotencyKey(),
-      ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
       ...(Object.keys(partialStates).length === 0 ? {} : { partialStates }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    };
+    const executed =
+      input.onRun === undefined
+        ? await client.execute({
+            ...turn,
+            idempotencyKey: newIdempotencyKey(),
+            ...(options.conversationId === undefined
+              ? {}
+              : { conversationId: options.conversationId }),
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          })
+        : await postTurn(client.runs, input.onRun, { turn, signal: options.signal });
     // The gateway answers in the order of the calls it was sent.
     plan.remote.forEach((call, index) => {
       const result = executed.toolResults[index];
@@ -376,14 +422,14 @@ function nextRequest(
   step: { turn: ModelTurn; results: unknown; search: SearchAnswer | undefined },
 ): object {
   const { turn, results, search } = step;
-  if (search === undefined) return run.dialect.append(request, { turn, results });
+  if (search === undefined) return appendTurn(run.dialect, request, { turn, results });
   if (run.options.provider === 'openai-responses') {
-    return run.dialect.append(request, {
+    return appendTurn(run.dialect, request, {
       turn,
       results: [...asList(search.output), ...asList(results)],
     });
   }
-  const appended = run.dialect.append(request, { turn, results });
+  const appended = appendTurn(run.dialect, request, { turn, results });
   const known = new Set(run.dialect.offered(appended).map((tool) => JSON.stringify(tool)));
   // Each tool once, also when two searches of the turn found it.
   const fresh = search.tools.filter((tool) => {
@@ -425,6 +471,17 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
         ? [options.stopWhen]
         : options.stopWhen;
   let request: object = options.request;
+  let durable: LoopOnRun | undefined;
+  if (options.run !== undefined && options.gateway !== undefined) {
+    // The run's earlier turns, after the app's messages: a stopped process goes on where it was.
+    const resumed = await onRun(options.gateway.runs, {
+      runId: options.run.id,
+      format: options.provider,
+      signal: options.signal,
+    });
+    durable = resumed.run;
+    request = dialect.extend(request, resumed.messages);
+  }
   const steps: Array<ToolLoopStep<TTools, TRegistry>> = [];
   const ended = (
     response: unknown,
@@ -461,6 +518,7 @@ async function* loop<TTools extends LoopTools, TRegistry extends RegistryToolTyp
       step,
       searching,
       partialStates,
+      onRun: durable,
     });
     const results = outcomes.map((outcome) => outcome.result);
     const toolStep: ToolLoopStep<TTools, TRegistry> = {
@@ -509,6 +567,7 @@ export async function runToolLoop<
         ...(options.conversationId === undefined
           ? {}
           : { 'gen_ai.conversation.id': options.conversationId }),
+        ...(options.run === undefined ? {} : { 'toolgate.run.id': options.run.id }),
       },
     },
     async (span) => {

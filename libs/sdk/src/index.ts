@@ -16,6 +16,20 @@ export type {
 } from './toolgate-client';
 export type { CallEvent, KnownCallEvent, UnknownCallEvent } from './transports/call-events';
 export {
+  ToolgateRuns,
+  ENDED_RUN_STATUSES,
+  type CreateRunRequest,
+  type ListRunsRequest,
+  type RunPlanRequest,
+  type RunDecisionRequest,
+  type CompensateRunRequest,
+  type TranscriptFormat,
+  type RunTurn,
+  type RunTurnOptions,
+  type RunRequestOptions,
+} from './runs/runs-client';
+export { turnIdempotencyKey } from './runs/loop-on-run';
+export {
   ToolSearch,
   type ToolSearchOptions,
   type ToolSearchAnswer,
@@ -29,6 +43,7 @@ export {
   ToolgateNetworkError,
   ToolgateTimeoutError,
   ToolgateInvalidResponseError,
+  ToolgateRunEndedError,
   type ToolgateSdkErrorCode,
   type ToolgateSdkErrorOptions,
   type ProblemFields,
@@ -71,6 +86,17 @@ export {
   type CreateCallsRequest,
   type PartialArgumentStates,
   type PartialStateEntry,
+  RunSchema,
+  RunTranscriptSchema,
+  type Run,
+  type RunMode,
+  type RunStatus,
+  type RunStep,
+  type RunStepCall,
+  type RunStepStatus,
+  type RunSummary,
+  type RunPage,
+  type RunTranscript,
 } from '@toolgate/contract';
 export { implementTool, type ImplementedTool } from './implement-tool';
 export {

@@ -20,8 +20,8 @@ export interface LoopDialect {
   /** Calls the model's streaming API with the request; resolves to its stream of events. */
   stream(client: unknown, request: object): Promise<AsyncIterable<unknown>>;
   read(response: unknown): ModelTurn;
-  /** A copy of the request with the model's turn and the tool results (wire) appended. */
-  append(request: object, input: { turn: ModelTurn; results: unknown }): object;
+  /** A copy of the request with these conversation items (messages, input items, contents) appended. */
+  extend(request: object, items: readonly unknown[]): object;
   /** The tool definitions the request offers the model (to find the export they came from). */
   offered(request: object): readonly unknown[];
   /** A copy of the request that offers these tools too, after its own. */
@@ -42,6 +42,15 @@ function offerAtRoot(request: object, tools: readonly unknown[]): object {
 /** Results as a list of conversation items (one message, or several). */
 export function asList(results: unknown): unknown[] {
   return Array.isArray(results) ? results : [results];
+}
+
+/** A copy of the request with the model's turn and the tool results (wire) appended. */
+export function appendTurn(
+  dialect: LoopDialect,
+  request: object,
+  { turn, results }: { turn: ModelTurn; results: unknown },
+): object {
+  return dialect.extend(request, [...turn.assistant, ...asList(results)]);
 }
 
 function joinText(parts: readonly string[]): string | undefined {
@@ -122,9 +131,9 @@ const openAIChat: LoopDialect = {
       hasToolCalls: toolCalls.length > 0,
     };
   },
-  append(request, { turn, results }) {
+  extend(request, items) {
     const { messages } = parseResponse(ChatRequestSchema, request, 'the request');
-    return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
+    return { ...request, messages: [...messages, ...items] };
   },
 };
 
@@ -162,15 +171,15 @@ const openAIResponses: LoopDialect = {
       ),
     };
   },
-  append(request, { turn, results }) {
+  extend(request, items) {
     const { input } = parseResponse(ResponsesRequestSchema, request, 'the request');
-    const items =
+    const before =
       input === undefined
         ? []
         : typeof input === 'string'
           ? [{ role: 'user', content: input }]
           : input;
-    return { ...request, input: [...items, ...turn.assistant, ...asList(results)] };
+    return { ...request, input: [...before, ...items] };
   },
 };
 
@@ -202,10 +211,10 @@ const anthropic: LoopDialect = {
       hasToolCalls: content.some((block) => block.type === 'tool_use'),
     };
   },
-  append(request, { turn, results }) {
+  // The results are one user message with every tool_result block (the API requires them first in it).
+  extend(request, items) {
     const { messages } = parseResponse(MessagesRequestSchema, request, 'the request');
-    // One user message with every tool_result block (the API requires them first in that message).
-    return { ...request, messages: [...messages, ...turn.assistant, ...asList(results)] };
+    return { ...request, messages: [...messages, ...items] };
   },
 };
 
@@ -269,12 +278,9 @@ const gemini: LoopDialect = {
       hasToolCalls: parts.some((part) => part.functionCall !== undefined),
     };
   },
-  append(request, { turn, results }) {
+  extend(request, items) {
     const { contents } = parseResponse(GeminiRequestSchema, request, 'the request');
-    return {
-      ...request,
-      contents: [...geminiContents(contents), ...turn.assistant, ...asList(results)],
-    };
+    return { ...request, contents: [...geminiContents(contents), ...items] };
   },
 };
 

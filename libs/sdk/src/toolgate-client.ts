@@ -33,6 +33,7 @@ import {
 } from './agent-loop';
 import type { LocalToolDefinition } from './local-tools';
 import { ToolSearch, type ToolSearchOptions } from './tool-search/tool-search';
+import { ToolgateRuns } from './runs/runs-client';
 import type { NoRegistryTools, RegistryToolTypes, RegistryTypes } from './loop/tool-types';
 import { readCallEvent, type CallEvent } from './transports/call-events';
 import { DeprecationNotices, type DeprecationHandler } from './transports/deprecation-notices';
@@ -192,6 +193,37 @@ export interface ExecuteOptions<TProvider extends Provider> {
   signal?: AbortSignal;
 }
 
+/** The routes that take a model turn's calls in a provider's format, and answer them alike. */
+type CallsRoute = typeof routes.createCalls | typeof routes.createRunTurn;
+
+/** What both call routes take in their body: the provider's payload and how to run its calls. */
+type CallsBody = Omit<CreateCallsRequest, 'conversation_id'>;
+
+/** A POST of calls: its body, and how to follow the calls after a 202. */
+type SubmitCallsOptions<TProvider extends Provider> = Pick<
+  ExecuteOptions<TProvider>,
+  'provider' | 'payload' | 'idempotencyKey' | 'followTimeoutMs' | 'onEvent' | 'signal'
+> & { body: CreateCallsRequest };
+
+/** The body fields the two call routes share, from the options that name them. */
+function callsBody(
+  options: Pick<
+    ExecuteOptions<Provider>,
+    'provider' | 'payload' | 'waitMs' | 'snapshot' | 'pins' | 'partialStates'
+  >,
+): CallsBody {
+  return {
+    provider: options.provider,
+    payload: options.payload,
+    ...(options.waitMs === undefined ? {} : { wait_ms: options.waitMs }),
+    ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
+    ...(options.pins === undefined ? {} : { pins: { ...options.pins } }),
+    ...(options.partialStates === undefined
+      ? {}
+      : { partial_states: { ...options.partialStates } }),
+  };
+}
+
 /** Which versions a batch of calls runs: the export's snapshot, or pins when tools came from several. */
 export type CallVersions = Pick<ExecuteOptions<Provider>, 'snapshot' | 'pins'>;
 
@@ -337,6 +369,8 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
     { etag: string; exported: ToolExport<Provider> }
   >();
   private readonly baseUrl: string;
+  /** Durable runs (`/v1/runs`): create, read, post turns and plans, decide, cancel, compensate. */
+  readonly runs: ToolgateRuns;
 
   constructor(options: ToolgateOptions<TRegistry>) {
     this.typedToolNames = options.types?.names ?? new Set();
@@ -365,6 +399,18 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
       tracer: options.tracer,
+    });
+    this.runs = new ToolgateRuns({
+      transport: this.transport,
+      submitTurn: (path, turn, turnOptions) =>
+        this.submitCalls(routes.createRunTurn, path, {
+          ...turn,
+          ...turnOptions,
+          body: callsBody(turn),
+        }),
+      followCalls: async (callIds, followOptions) => {
+        await this.followCalls(callIds, followOptions);
+      },
     });
   }
 
@@ -554,23 +600,32 @@ export class Toolgate<TRegistry extends RegistryToolTypes = NoRegistryTools> {
     options: ExecuteOptions<TProvider>,
   ): Promise<ExecuteResult<TProvider>> {
     const route = routes.createCalls;
-    const what = `POST ${route.path}`;
-    const body: CreateCallsRequest = {
-      provider: options.provider,
-      payload: options.payload,
-      ...(options.conversationId === undefined ? {} : { conversation_id: options.conversationId }),
-      ...(options.waitMs === undefined ? {} : { wait_ms: options.waitMs }),
-      ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
-      ...(options.pins === undefined ? {} : { pins: { ...options.pins } }),
-      ...(options.partialStates === undefined
-        ? {}
-        : { partial_states: { ...options.partialStates } }),
-    };
+    return this.submitCalls(route, routeUrl(route), {
+      ...options,
+      body: {
+        ...callsBody(options),
+        ...(options.conversationId === undefined
+          ? {}
+          : { conversation_id: options.conversationId }),
+      },
+    });
+  }
+
+  /**
+   * Posts a model turn's calls to one of the routes that take them (`POST /v1/calls`, a run's
+   * `POST /v1/runs/{runId}/turns`): both answer alike, at once (200) or by call ids to follow (202).
+   */
+  private async submitCalls<TProvider extends Provider>(
+    route: CallsRoute,
+    path: string,
+    options: SubmitCallsOptions<TProvider>,
+  ): Promise<ExecuteResult<TProvider>> {
+    const what = `POST ${path}`;
     const answer = await this.transport.send(
       {
         route,
-        path: routeUrl(route),
-        body,
+        path,
+        body: options.body,
         signal: options.signal,
         ...idempotency(options.idempotencyKey),
       },

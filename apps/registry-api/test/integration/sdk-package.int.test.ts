@@ -478,6 +478,49 @@ describe.skipIf(!onPglite)(
           true,
         ]);
       });
+
+      it('durable-run: a second process given the run id goes on from the run, running nothing again', async () => {
+        const before = (await readmeCalls()).length;
+        const first = await runExample('durable-run', {
+          env: openAIEnv,
+          replies: [
+            {
+              json: openAIChatCompletion({
+                calls: [{ id: 'call_d', name: 'get_weather', arguments: { city: 'Oslo' } }],
+              }),
+            },
+            { json: openAIChatCompletion({ text: 'It is 21 °C in Oslo.' }) },
+          ],
+        });
+        const [started, done] = first.stdout.trim().split('\n');
+        const runId = /^run ([0-9a-f-]{36})$/.exec(started ?? '')?.[1] ?? '';
+        expect(runId, first.stdout).not.toBe('');
+        expect(done).toBe('1 turn(s) on the run: It is 21 °C in Oslo.');
+
+        const second = await runExample('durable-run', {
+          env: (url) => ({ ...openAIEnv(url), TOOLGATE_RUN_ID: runId }),
+          replies: [{ json: openAIChatCompletion({ text: 'Still 21 °C in Oslo.' }) }],
+        });
+        expect(second.stdout).toBe(`run ${runId}\n1 turn(s) on the run: Still 21 °C in Oslo.\n`);
+        // The restarted loop's first request holds the run's turn: the call and its result.
+        expect((second.requests[0] as { messages: unknown[] }).messages.slice(1)).toEqual([
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_d',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_d', content: OSLO_WEATHER },
+        ]);
+        expect((await readmeCalls()).slice(before)).toEqual([
+          ['get_weather', '1.0.0', 'succeeded'],
+        ]);
+      });
     });
   },
 );

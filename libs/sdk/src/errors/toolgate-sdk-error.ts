@@ -1,4 +1,4 @@
-import type { Problem, ProblemIssue } from '@toolgate/contract';
+import type { Problem, ProblemIssue, RunStatus } from '@toolgate/contract';
 import { ToolgateError, type ErrorCodesOf, type ToolgateErrorCode } from '@toolgate/toolir';
 
 export type { ProblemIssue };
@@ -130,5 +130,22 @@ export class ToolgateInvalidResponseError extends ToolgateSdkError {
   constructor(message: string, options: ToolgateSdkErrorOptions & { issues?: string[] } = {}) {
     super('invalid_response', message, options);
     this.issues = options.issues ?? [];
+  }
+}
+
+/** The durable run a loop drives has ended: it takes no further turn, so the loop cannot go on. */
+export class ToolgateRunEndedError extends ToolgateSdkError {
+  /** The run's id. */
+  readonly runId: string;
+  /** How it ended: `succeeded`, `failed` or `cancelled`. */
+  readonly status: RunStatus;
+
+  constructor(runId: string, status: RunStatus, options: { cause?: unknown } = {}) {
+    super('run_ended', `the run ${runId} has ended (${status}) and takes no further turn`, {
+      retryable: false,
+      cause: options.cause,
+    });
+    this.runId = runId;
+    this.status = status;
   }
 }

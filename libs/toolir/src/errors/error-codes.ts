@@ -673,6 +673,13 @@ export const ERROR_CODES = {
     surfaces: ['thrown'],
     emitters: ['sdk'],
   },
+  run_ended: {
+    summary:
+      'The durable run the SDK drives has ended (succeeded, failed or cancelled): it takes no further turn.',
+    retryable: false,
+    surfaces: ['thrown'],
+    emitters: ['sdk'],
+  },
   invalid_options: {
     summary: 'The options given to the SDK are invalid.',
     retryable: false,
