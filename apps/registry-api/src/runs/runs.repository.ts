@@ -72,8 +72,7 @@ export interface RunStepRow {
   finishedAt: Date | null;
 }
 
-/** Statuses after which a run takes no further step. */
-export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export { FINAL_RUN_STATUSES } from '@toolgate/contract';
 
 function runOf(row: PrismaRun): RunRow {
   return {

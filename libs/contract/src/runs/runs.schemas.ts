@@ -36,6 +36,9 @@ export const RunStatusSchema = z.enum(RUN_STATUSES).meta({
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** Statuses after which a run takes no further step, turn or plan on its own. */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
 export const RUN_STEP_STATUSES = [
   'pending',
   'running',

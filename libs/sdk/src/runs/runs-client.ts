@@ -1,8 +1,6 @@
 import type { Provider } from '@toolgate/adapters';
 import {
-  defineRoute,
-  RunIdSchema,
-  RunSchema,
+  FINAL_RUN_STATUSES,
   routes,
   routeUrl,
   type Run,
@@ -21,11 +19,7 @@ import type { ExecuteOptions, ExecuteResult } from '../toolgate-client';
 import { ToolgateRunEndedError } from '../errors/toolgate-sdk-error';
 
 /** The statuses a run does not leave: it takes no further turn or plan. */
-export const ENDED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>([
-  'succeeded',
-  'failed',
-  'cancelled',
-]);
+export const ENDED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(FINAL_RUN_STATUSES);
 
 /** Throws `ToolgateRunEndedError` when the run has ended. */
 export function assertRunGoesOn(run: Pick<Run, 'id' | 'status'>): void {
@@ -33,28 +27,6 @@ export function assertRunGoesOn(run: Pick<Run, 'id' | 'status'>): void {
     throw new ToolgateRunEndedError(run.id, run.status);
   }
 }
-
-/**
- * `POST /v1/runs/{runId}/compensate`, typed here until the route is in `@toolgate/contract`
- * (then `routes.compensateRun` replaces it): the body names the step and scope to undo, the
- * answer is the run with its compensation steps, which run on (202).
- */
-const compensateRun = defineRoute({
-  operationId: 'compensateRun',
-  method: 'post',
-  path: '/v1/runs/{runId}/compensate',
-  summary: "Undo a failed step's completed writes.",
-  tags: ['runs'],
-  security: 'api_key',
-  scopes: ['calls:execute'],
-  params: z.strictObject({ runId: RunIdSchema }),
-  body: z.strictObject({
-    step: z.string().min(1).max(128).optional(),
-    scope: z.enum(['step', 'run']).optional(),
-  }),
-  responses: { 202: { description: 'The compensations are running.', schema: RunSchema } },
-  problems: ['not_found', 'conflict'],
-});
 
 /** What `runs.create()` takes: the run's mode, and the app's conversation id and metadata. */
 export type CreateRunRequest = RouteRequest<typeof routes.createRun>['body'];
@@ -65,7 +37,7 @@ export type RunPlanRequest = RouteRequest<typeof routes.createRunPlan>['body'];
 /** What to do with a step whose outcome is unknown (or that failed). */
 export type RunDecisionRequest = RouteRequest<typeof routes.decideRun>['body'];
 /** Which completed writes `runs.compensate()` undoes: a step's (default the failed one), or the run's. */
-export type CompensateRunRequest = RouteRequest<typeof compensateRun>['body'];
+export type CompensateRunRequest = RouteRequest<typeof routes.compensateRun>['body'];
 /** A provider whose messages a transcript can be written in. */
 export type TranscriptFormat = TranscriptQuery['format'];
 
@@ -243,7 +215,7 @@ export class ToolgateRuns {
     options: RunRequestOptions = {},
   ): Promise<Run> {
     return this.send({
-      route: compensateRun,
+      route: routes.compensateRun,
       params: { runId },
       body,
       safeToRetry: false,
