@@ -11,7 +11,6 @@ import {
   type RouteRequest,
   type TranscriptQuery,
 } from '@toolgate/contract';
-import { z } from 'zod';
 import { readGatewayAnswer, type RouteSuccess } from '../transports/gateway-answer';
 import type { HttpTransport } from '../transports/http-transport';
 import type { CallEvent } from '../transports/call-events';
