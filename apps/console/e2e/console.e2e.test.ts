@@ -355,7 +355,14 @@ function scenario(kind: StackKind): void {
     expect(refused).toBe(403);
     await shot(watcher.page, '05-approvals-viewer');
     // A viewer reads every page; the ones that change things offer no way to.
-    for (const route of ['/calls', '/audit', '/policies', '/slo', `/tools/${toolId}/release`]) {
+    for (const route of [
+      '/calls',
+      '/runs',
+      '/audit',
+      '/policies',
+      '/slo',
+      `/tools/${toolId}/release`,
+    ]) {
       await watcher.page.goto(`${stack.consoleUrl}${route}`);
       await watcher.page.locator('h1').waitFor();
       await watcher.page.waitForLoadState('networkidle');
@@ -561,8 +568,66 @@ function scenario(kind: StackKind): void {
       )
       .toBe('cancelled');
 
+    // Two plan runs through the real API: one whose two reads succeed, one whose second step
+    // drops a table and so waits for a person (the console cancels it below).
+    const startRun = async (steps: unknown[]): Promise<string> => {
+      const run = await apiRequest<{ id: string }>(stack, {
+        method: 'POST',
+        path: '/v1/runs',
+        key: keys.body.key,
+        body: { mode: 'plan', metadata: { source: 'console e2e' } },
+      });
+      expect(run.status, JSON.stringify(run.body)).toBe(201);
+      const plan = await apiRequest(stack, {
+        method: 'POST',
+        path: `/v1/runs/${run.body.id}/plan`,
+        key: keys.body.key,
+        body: { steps },
+      });
+      expect(plan.status, JSON.stringify(plan.body)).toBe(202);
+      return run.body.id;
+    };
+    const runStatus = async (runId: string) =>
+      (await apiRequest<{ status: string }>(stack, { path: `/v1/runs/${runId}` })).body.status;
+    const readShelf = { tool: 'e2e_getShelf', arguments: { id: '7' } };
+    const readRun = await startRun([
+      { name: 'find', calls: [readShelf] },
+      { name: 'check', depends_on: ['find'], calls: [readShelf] },
+    ]);
+    const dropRun = await startRun([
+      { name: 'find', calls: [readShelf] },
+      {
+        name: 'drop',
+        depends_on: ['find'],
+        calls: [{ tool: TOOL_NAME, arguments: { table: 'shelves' } }],
+      },
+    ]);
+    await expect.poll(() => runStatus(readRun), { timeout: 30_000 }).toBe('succeeded');
+    await expect.poll(() => runStatus(dropRun), { timeout: 30_000 }).toBe('awaiting_approval');
+
     const visitor = await openBrowser();
     await signIn(visitor, stack.admin);
+
+    // The run waiting for a person: its timeline, then Cancel, confirmed, ends it.
+    await visitor.page.goto(`${stack.consoleUrl}/runs/${dropRun}`);
+    const steps = visitor.page.getByRole('region', { name: 'Steps' });
+    await steps
+      .getByRole('listitem', { name: 'Step find' })
+      .locator('.badge', { hasText: 'succeeded' })
+      .first()
+      .waitFor();
+    await steps.getByRole('listitem', { name: 'Step drop' }).getByText(`${TOOL_NAME}@`).waitFor();
+    await visitor.page.getByRole('button', { name: 'Cancel run' }).click();
+    await visitor.page
+      .getByText(/This cancels the run: its 1 unfinished call is cancelled/)
+      .waitFor();
+    await visitor.page.getByRole('button', { name: 'Yes, cancel run' }).click();
+    await visitor.page.getByText('The run was cancelled.').waitFor();
+    await visitor.page.locator('.page-header .badge', { hasText: 'cancelled' }).waitFor();
+    expect(await runStatus(dropRun)).toBe('cancelled');
+    await visitor.page.goto(`${stack.consoleUrl}/runs`);
+    await visitor.page.getByRole('link', { name: readRun.slice(0, 8) }).waitFor();
+    await visitor.page.getByRole('link', { name: dropRun.slice(0, 8) }).waitFor();
     const serverErrors: string[] = [];
     visitor.page.on('response', (response) => {
       if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`);
@@ -580,6 +645,9 @@ function scenario(kind: StackKind): void {
       [`/calls/${failedId}`, 'call-failed'],
       [`/calls/${waiting.body.call_ids[0]!}`, 'call-waiting'],
       [`/calls/${cancelledId}`, 'call-cancelled'],
+      ['/runs', 'runs'],
+      [`/runs/${readRun}`, 'run-succeeded'],
+      [`/runs/${dropRun}`, 'run-cancelled'],
       ['/audit', 'audit'],
       ['/slo', 'slo'],
       ['/cost', 'cost'],

@@ -10,7 +10,7 @@ import { useApi } from '../../../components/use-api';
 import { When } from '../../../components/when';
 import { JsonView } from '../../../components/json-view';
 import { canCancel, canCompensate, compensationsOf, ENDED_RUN_STATUSES } from '../run-view';
-import { CancelRun, CompensateRun } from './run-actions';
+import { CancelRun, CompensateRun, type RunChanged } from './run-actions';
 import { RunCompensations, RunTimeline, StatusBadge } from './run-timeline';
 import { RunTranscript } from './run-transcript';
 
@@ -20,6 +20,7 @@ export default function RunPage() {
   // A run that has not ended changes on its own: it is read again every few seconds until it has
   // (and again once an action sets it going).
   const [live, setLive] = useState(true);
+  const [notice, setNotice] = useState<string | null>(null);
   const run = useApi(routes.getRun, { params: { runId } }, live ? { pollMs: 3000 } : {});
   const status = run.data?.status;
   useEffect(() => setLive(status === undefined || !ENDED_RUN_STATUSES.has(status)), [status]);
@@ -28,19 +29,31 @@ export default function RunPage() {
     return <ErrorState error={run.error} onRetry={run.reload} />;
   if (run.data === undefined) return <Loading what="the run" />;
   return (
-    <RunView run={run.data} mayAct={canAdminister(user.role)} onChanged={run.reload} live={live} />
+    <RunView
+      run={run.data}
+      mayAct={canAdminister(user.role)}
+      notice={notice}
+      onChanged={(said) => {
+        setNotice(said);
+        run.reload();
+      }}
+      live={live}
+    />
   );
 }
 
 function RunView({
   run,
   mayAct,
+  notice,
   onChanged,
   live,
 }: {
   run: Run;
   mayAct: boolean;
-  onChanged: () => void;
+  /** What the last action did. */
+  notice: string | null;
+  onChanged: RunChanged;
   live: boolean;
 }) {
   const compensations = compensationsOf(run);
@@ -85,6 +98,11 @@ function RunView({
             {canCancel(run) ? <CancelRun run={run} onDone={onChanged} /> : null}
           </div>
         ) : null}
+        {notice === null ? null : (
+          <p className="success" role="status">
+            {notice}
+          </p>
+        )}
         {!mayAct && (canCancel(run) || canCompensate(run)) ? (
           <p className="hint">Only admins can cancel, compensate or decide runs.</p>
         ) : null}

@@ -27,20 +27,23 @@ export function ActionProblem({ error }: { error: unknown }) {
   );
 }
 
-/** One run action at a time: busy while it runs, its problem or its outcome after. */
-function useRunAction(onDone: (run: Run) => void) {
+/** What the page does once an action went through: say what happened, and read the run again. */
+export type RunChanged = (notice: string) => void;
+
+/**
+ * One run action at a time: busy while it runs, its problem after. What it did is said by the
+ * page, since the action's own buttons go once the run moved on.
+ */
+function useRunAction(onDone: RunChanged) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const [done, setDone] = useState<string | null>(null);
   const act = (send: () => Promise<Run>, said: (run: Run) => string) => {
     setBusy(true);
     setError(undefined);
-    setDone(null);
     send().then(
       (run) => {
         setBusy(false);
-        setDone(said(run));
-        onDone(run);
+        onDone(said(run));
       },
       (failure: unknown) => {
         setBusy(false);
@@ -48,20 +51,11 @@ function useRunAction(onDone: (run: Run) => void) {
       },
     );
   };
-  const outcome: ReactNode = (
-    <>
-      {error === undefined ? null : <ActionProblem error={error} />}
-      {done === null ? null : (
-        <p className="success" role="status">
-          {done}
-        </p>
-      )}
-    </>
-  );
+  const outcome: ReactNode = error === undefined ? null : <ActionProblem error={error} />;
   return { busy, act, outcome };
 }
 
-export function CancelRun({ run, onDone }: { run: Run; onDone: (run: Run) => void }) {
+export function CancelRun({ run, onDone }: { run: Run; onDone: RunChanged }) {
   const { busy, act, outcome } = useRunAction(onDone);
   const open = openCalls(run).length;
   return (
@@ -158,7 +152,7 @@ function CompensationForecast({
 }
 
 /** Compensate a failed or stopped run: the failed step's completed writes, or the whole run's. */
-export function CompensateRun({ run, onDone }: { run: Run; onDone: (run: Run) => void }) {
+export function CompensateRun({ run, onDone }: { run: Run; onDone: RunChanged }) {
   const id = useId();
   const { busy, act, outcome } = useRunAction(onDone);
   const [asking, setAsking] = useState(false);
@@ -270,7 +264,7 @@ export function StepDecision({
 }: {
   run: Run;
   step: RunStep;
-  onDone: (run: Run) => void;
+  onDone: RunChanged;
 }) {
   const { busy, act, outcome } = useRunAction(onDone);
   return (

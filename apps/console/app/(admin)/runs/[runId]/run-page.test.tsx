@@ -5,7 +5,7 @@ import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.sha
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../../components/session';
 import { formatMs } from '../../../lib/format';
-import { problem, respond, stubFetch, type SentRequest } from '../../../lib/testing/stub-fetch';
+import { problem, respond, stubFetch, type Responder } from '../../../lib/testing/stub-fetch';
 import {
   callRecordOf,
   COMPENSATING_RUN,
@@ -28,7 +28,22 @@ const TRANSCRIPT: RunTranscript = {
   messages: [{ role: 'assistant', content: null, tool_calls: [] }],
 };
 
-/** The run page of `run` for a person with `role`; `current` answers GET /v1/runs/{id}. */
+/**
+ * Answers a run action with `run`, which GET /v1/runs/{id} answers from then on, as the API
+ * would.
+ */
+function actionAnswering(action: string, status: number, run: Run): Responder {
+  return (request) => {
+    if (request.method !== 'POST' || request.url !== `/v1/runs/${RUN_ID}/${action}`)
+      return undefined;
+    current = run;
+    return { status, body: run };
+  };
+}
+
+let current: Run;
+
+/** The run page of `run` for a person with `role`. */
 function showRun(
   run: Run,
   {
@@ -36,13 +51,17 @@ function showRun(
     answers = [],
   }: {
     role?: ConsoleRole;
-    answers?: Array<(request: SentRequest) => { status: number; body?: unknown } | undefined>;
+    answers?: Responder[];
   } = {},
 ) {
+  current = run;
   const calls = [...run.steps.flatMap((step) => step.calls)];
   const network = stubFetch(
     ...answers,
-    respond(['GET', `/v1/runs/${RUN_ID}`], 200, run),
+    (request) =>
+      request.method === 'GET' && request.url === `/v1/runs/${RUN_ID}`
+        ? { status: 200, body: current }
+        : undefined,
     respond(['GET', `/v1/runs/${RUN_ID}/transcript?*`], 200, TRANSCRIPT),
     ...calls.map((call) => respond(['GET', `/v1/calls/${call.id}`], 200, callRecordOf(call))),
     ...TOOL_NAMES.map((name) =>
@@ -118,7 +137,7 @@ describe('the run page', () => {
 
   it('compensates the failed step or the whole run, saying first what will be undone', async () => {
     const { sent } = showRun(FAILED_RUN, {
-      answers: [respond(['POST', `/v1/runs/${RUN_ID}/compensate`], 202, COMPENSATING_RUN)],
+      answers: [actionAnswering('compensate', 202, COMPENSATING_RUN)],
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Compensate…' }));
     const confirm = screen.getByRole('group', { name: 'Confirm: compensate' });
@@ -175,7 +194,7 @@ describe('the run page', () => {
   it('decides a stopped step: retry, skip or fail, each confirmed first', async () => {
     const { sent } = showRun(FAILED_RUN, {
       answers: [
-        respond(['POST', `/v1/runs/${RUN_ID}/decide`], 200, {
+        actionAnswering('decide', 200, {
           ...FAILED_RUN,
           status: 'running',
           failed_step: null,
@@ -194,7 +213,10 @@ describe('the run page', () => {
     fireEvent.click(within(decide).getByRole('button', { name: 'Retry ship' }));
     expect(decide.textContent).toContain('This runs step ship again (attempt 2)');
     fireEvent.click(within(decide).getByRole('button', { name: 'Yes, retry ship' }));
-    await within(decide).findByText('Decided: retry ship; the run is running.');
+    await screen.findByText('Decided: retry ship; the run is running.');
+    // The run went on: the step takes no more decisions, and the run can be cancelled.
+    await screen.findByRole('button', { name: 'Cancel run' });
+    expect(screen.queryByRole('group', { name: 'Decide step ship' })).toBeNull();
     const post = sent.find((request) => request.method === 'POST')!;
     expect(post.url).toBe(`/v1/runs/${RUN_ID}/decide`);
     expect(post.body).toEqual({ step: 'ship', action: 'retry' });
@@ -221,9 +243,7 @@ describe('the run page', () => {
       ],
     };
     const { sent } = showRun(running, {
-      answers: [
-        respond(['POST', `/v1/runs/${RUN_ID}/cancel`], 200, { ...running, status: 'cancelled' }),
-      ],
+      answers: [actionAnswering('cancel', 200, { ...running, status: 'cancelled' })],
     });
     expect(await screen.findByText(/A call waits for a person/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Compensate…' })).toBeNull();
@@ -234,6 +254,10 @@ describe('the run page', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel run' }));
     await screen.findByText('The run was cancelled.');
+    await expect
+      .poll(() => document.querySelector('.page-header .badge')?.textContent)
+      .toBe('cancelled');
+    expect(screen.queryByRole('button', { name: 'Cancel run' })).toBeNull();
     expect(
       sent.filter((request) => request.method === 'POST').map((request) => request.url),
     ).toEqual([`/v1/runs/${RUN_ID}/cancel`]);

@@ -6,7 +6,7 @@ import { ActorName } from '../../../components/actor-name';
 import { When } from '../../../components/when';
 import { formatMs } from '../../../lib/format';
 import { errorCodeOf, stepDurationMs, stepsInOrder, takesDecision } from '../run-view';
-import { StepDecision } from './run-actions';
+import { StepDecision, type RunChanged } from './run-actions';
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status.replaceAll('_', ' ')}</span>;
@@ -47,7 +47,7 @@ function StepItem({
   run: Run;
   step: RunStep;
   mayAct: boolean;
-  onChanged: (run: Run) => void;
+  onChanged: RunChanged;
 }) {
   const undoes = step.compensates;
   return (
@@ -113,7 +113,7 @@ export function RunTimeline({
 }: {
   run: Run;
   mayAct: boolean;
-  onChanged: (run: Run) => void;
+  onChanged: RunChanged;
 }) {
   const steps = stepsInOrder(run);
   if (steps.length === 0)
