@@ -568,8 +568,8 @@ function scenario(kind: StackKind): void {
       )
       .toBe('cancelled');
 
-    // Two plan runs through the real API: one whose two reads succeed, one whose second step
-    // drops a table and so waits for a person (the console cancels it below).
+    // Two plan runs through the real API, each dropping a table and so waiting for a person: the
+    // first is approved here and succeeds, the second the console cancels below.
     const startRun = async (steps: unknown[]): Promise<string> => {
       const run = await apiRequest<{ id: string }>(stack, {
         method: 'POST',
@@ -587,23 +587,35 @@ function scenario(kind: StackKind): void {
       expect(plan.status, JSON.stringify(plan.body)).toBe(202);
       return run.body.id;
     };
-    const runStatus = async (runId: string) =>
-      (await apiRequest<{ status: string }>(stack, { path: `/v1/runs/${runId}` })).body.status;
-    const readShelf = { tool: 'e2e_getShelf', arguments: { id: '7' } };
-    const readRun = await startRun([
-      { name: 'find', calls: [readShelf] },
-      { name: 'check', depends_on: ['find'], calls: [readShelf] },
-    ]);
+    const runOf = async (runId: string) =>
+      (
+        await apiRequest<{ status: string; steps: Array<{ calls: Array<{ id: string }> }> }>(
+          stack,
+          { path: `/v1/runs/${runId}` },
+        )
+      ).body;
+    const runStatus = async (runId: string) => (await runOf(runId)).status;
+    const drop = (table: string) => ({ tool: TOOL_NAME, arguments: { table } });
+    const approvedRun = await startRun([{ name: 'drop', calls: [drop('shelves')] }]);
     const dropRun = await startRun([
-      { name: 'find', calls: [readShelf] },
-      {
-        name: 'drop',
-        depends_on: ['find'],
-        calls: [{ tool: TOOL_NAME, arguments: { table: 'shelves' } }],
-      },
+      { name: 'drop', calls: [drop('bins')] },
+      { name: 'drop_archive', depends_on: ['drop'], calls: [drop('bins_archive')] },
     ]);
-    await expect.poll(() => runStatus(readRun), { timeout: 30_000 }).toBe('succeeded');
-    await expect.poll(() => runStatus(dropRun), { timeout: 30_000 }).toBe('awaiting_approval');
+    for (const runId of [approvedRun, dropRun])
+      await expect.poll(() => runStatus(runId), { timeout: 30_000 }).toBe('awaiting_approval');
+    const runCallId = (await runOf(approvedRun)).steps[0]!.calls[0]!.id;
+    const runApproval = (
+      await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
+        path: '/v1/approvals?status=pending',
+      })
+    ).body.items.find((item) => item.call_id === runCallId)!;
+    const approved = await apiRequest(stack, {
+      method: 'POST',
+      path: `/v1/approvals/${runApproval.id}/decision`,
+      body: { decision: 'approve', reason: 'Run step checked' },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBeLessThan(300);
+    await expect.poll(() => runStatus(approvedRun), { timeout: 30_000 }).toBe('succeeded');
 
     const visitor = await openBrowser();
     await signIn(visitor, stack.admin);
@@ -612,11 +624,14 @@ function scenario(kind: StackKind): void {
     await visitor.page.goto(`${stack.consoleUrl}/runs/${dropRun}`);
     const steps = visitor.page.getByRole('region', { name: 'Steps' });
     await steps
-      .getByRole('listitem', { name: 'Step find' })
-      .locator('.badge', { hasText: 'succeeded' })
-      .first()
+      .getByRole('listitem', { name: 'Step drop' })
+      .locator('.badge', { hasText: 'awaiting approval' })
       .waitFor();
     await steps.getByRole('listitem', { name: 'Step drop' }).getByText(`${TOOL_NAME}@`).waitFor();
+    await steps
+      .getByRole('listitem', { name: 'Step drop_archive' })
+      .getByText('after drop')
+      .waitFor();
     await visitor.page.getByRole('button', { name: 'Cancel run' }).click();
     await visitor.page
       .getByText(/This cancels the run: its 1 unfinished call is cancelled/)
@@ -626,7 +641,7 @@ function scenario(kind: StackKind): void {
     await visitor.page.locator('.page-header .badge', { hasText: 'cancelled' }).waitFor();
     expect(await runStatus(dropRun)).toBe('cancelled');
     await visitor.page.goto(`${stack.consoleUrl}/runs`);
-    await visitor.page.getByRole('link', { name: readRun.slice(0, 8) }).waitFor();
+    await visitor.page.getByRole('link', { name: approvedRun.slice(0, 8) }).waitFor();
     await visitor.page.getByRole('link', { name: dropRun.slice(0, 8) }).waitFor();
     const serverErrors: string[] = [];
     visitor.page.on('response', (response) => {
@@ -646,7 +661,7 @@ function scenario(kind: StackKind): void {
       [`/calls/${waiting.body.call_ids[0]!}`, 'call-waiting'],
       [`/calls/${cancelledId}`, 'call-cancelled'],
       ['/runs', 'runs'],
-      [`/runs/${readRun}`, 'run-succeeded'],
+      [`/runs/${approvedRun}`, 'run-succeeded'],
       [`/runs/${dropRun}`, 'run-cancelled'],
       ['/audit', 'audit'],
       ['/slo', 'slo'],

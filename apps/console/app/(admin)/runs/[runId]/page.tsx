@@ -9,7 +9,13 @@ import { ErrorState, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
 import { When } from '../../../components/when';
 import { JsonView } from '../../../components/json-view';
-import { canCancel, canCompensate, compensationsOf, ENDED_RUN_STATUSES } from '../run-view';
+import {
+  canCancel,
+  canCompensate,
+  compensationsOf,
+  countOf,
+  ENDED_RUN_STATUSES,
+} from '../run-view';
 import { CancelRun, CompensateRun, type RunChanged } from './run-actions';
 import { RunCompensations, RunTimeline, StatusBadge } from './run-timeline';
 import { RunTranscript } from './run-transcript';
@@ -57,6 +63,10 @@ function RunView({
   live: boolean;
 }) {
   const compensations = compensationsOf(run);
+  const irreversible = compensations.reduce(
+    (sum, compensation) => sum + compensation.cannot_be_undone.length,
+    0,
+  );
   const failed =
     run.failed_step === null ? undefined : run.steps.find((step) => step.name === run.failed_step);
   const reason = run.reason ?? failed?.reason ?? null;
@@ -86,6 +96,12 @@ function RunView({
             ) : null}
           </p>
         )}
+        {irreversible > 0 ? (
+          <p className="warning cannot-be-undone">
+            <strong>{countOf(irreversible, 'completed call')} cannot be undone</strong>: see
+            Compensations.
+          </p>
+        ) : null}
         {run.status === 'awaiting_approval' ? (
           <p className="warning">
             A call waits for a person: decide it on the <Link href="/approvals">approvals</Link>{' '}
@@ -107,7 +123,11 @@ function RunView({
           <p className="hint">Only admins can cancel, compensate or decide runs.</p>
         ) : null}
       </header>
-      <div className="split wide-right">
+      <div className="split wide-left">
+        <section className="card" aria-labelledby="steps-heading">
+          <h3 id="steps-heading">Steps</h3>
+          <RunTimeline run={run} mayAct={mayAct} onChanged={onChanged} />
+        </section>
         <div className="run-side">
           {compensations.length > 0 ? (
             <section className="card" aria-labelledby="compensations-heading">
@@ -123,10 +143,6 @@ function RunView({
           )}
           <RunTranscript runId={run.id} live={live} />
         </div>
-        <section className="card" aria-labelledby="steps-heading">
-          <h3 id="steps-heading">Steps</h3>
-          <RunTimeline run={run} mayAct={mayAct} onChanged={onChanged} />
-        </section>
       </div>
     </>
   );

@@ -122,6 +122,9 @@ describe('the run page', () => {
       `/calls/${COMPENSATING_RUN.steps[2]!.calls[0]!.id}`,
     );
 
+    expect(document.querySelector('.page-header')!.textContent).toContain(
+      '1 completed call cannot be undone: see Compensations.',
+    );
     const section = screen.getByRole('region', { name: 'Compensations' });
     expect(section.textContent).toContain('Asked by user:admin@example.com');
     expect(section.textContent).toContain('scope run · after step ship failed');

@@ -80,7 +80,8 @@ function StepItem({
       {step.calls.length === 0 ? null : (
         <ul className="step-calls" aria-label={`Calls of ${step.name}`}>
           {step.calls.map((call) => {
-            const code = errorCodeOf(call);
+            // a cancelled or waiting call says so in its badge; a failed one says why
+            const code = call.status === 'failed' ? errorCodeOf(call) : null;
             return (
               <li key={call.id}>
                 <Link href={`/calls/${call.id}`}>
