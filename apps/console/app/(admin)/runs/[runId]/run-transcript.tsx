@@ -34,10 +34,7 @@ export function RunTranscript({ runId, live }: { runId: string; live: boolean })
       <Loaded state={transcript} what="the transcript">
         {(loaded) =>
           loaded.messages.length === 0 ? (
-            <p className="hint">
-              No messages: a transcript holds the turns of a ReAct run (a plan's steps are not
-              turns).
-            </p>
+            <p className="hint">No messages yet: no step of the run has called a tool.</p>
           ) : (
             <JsonView value={loaded.messages} label={`Transcript (${loaded.format})`} />
           )
