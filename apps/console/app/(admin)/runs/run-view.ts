@@ -1,5 +1,12 @@
 /** What the Runs pages read off a run: which actions it takes and what compensating would undo. */
-import type { Run, RunCompensation, RunStatus, RunStep, RunStepCall } from '@toolgate/contract';
+import type {
+  IrreversibleCall,
+  Run,
+  RunCompensation,
+  RunStatus,
+  RunStep,
+  RunStepCall,
+} from '@toolgate/contract';
 
 /** A run in one of these has ended (a failed run can still be retried, re-planned or compensated). */
 export const ENDED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
@@ -105,6 +112,21 @@ export function callsToUndo(
       right.step.position - left.step.position ||
       right.call.index - left.call.index,
   );
+}
+
+/** What compensations made of the run's calls: the step that undoes each, or why none can. */
+export interface CallFates {
+  undoneBy: ReadonlyMap<string, RunStep>;
+  cannotBeUndone: ReadonlyMap<string, IrreversibleCall>;
+}
+
+export function callFatesOf(run: Run): CallFates {
+  const undoneBy = new Map<string, RunStep>();
+  for (const step of run.steps) if (step.compensates) undoneBy.set(step.compensates.call_id, step);
+  const cannotBeUndone = new Map<string, IrreversibleCall>();
+  for (const compensation of compensationsOf(run))
+    for (const call of compensation.cannot_be_undone) cannotBeUndone.set(call.call_id, call);
+  return { undoneBy, cannotBeUndone };
 }
 
 /** `1 call` / `3 calls`. */

@@ -125,6 +125,12 @@ describe('the run page', () => {
     expect(document.querySelector('.page-header')!.textContent).toContain(
       '1 completed call cannot be undone: see Compensations.',
     );
+    // Each step's calls say what became of them.
+    const charge = within(stepItem('charge')).getAllByRole('listitem');
+    expect(charge[0]!.textContent).toContain('undone by compensate:charge:0 (pending)');
+    expect(charge[1]!.textContent).toContain(
+      'cannot be undone: send_email@1.0.0 declares no compensation',
+    );
     const section = screen.getByRole('region', { name: 'Compensations' });
     expect(section.textContent).toContain('Asked by user:admin@example.com');
     expect(section.textContent).toContain('scope run · after step ship failed');

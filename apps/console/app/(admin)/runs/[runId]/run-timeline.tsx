@@ -5,7 +5,14 @@ import Link from 'next/link';
 import { ActorName } from '../../../components/actor-name';
 import { When } from '../../../components/when';
 import { formatMs } from '../../../lib/format';
-import { errorCodeOf, stepDurationMs, stepsInOrder, takesDecision } from '../run-view';
+import {
+  callFatesOf,
+  errorCodeOf,
+  stepDurationMs,
+  stepsInOrder,
+  takesDecision,
+  type CallFates,
+} from '../run-view';
 import { StepDecision, type RunChanged } from './run-actions';
 
 export function StatusBadge({ status }: { status: string }) {
@@ -41,11 +48,13 @@ function Checkpoints({ step, runStart }: { step: RunStep; runStart: string }) {
 function StepItem({
   run,
   step,
+  fates,
   mayAct,
   onChanged,
 }: {
   run: Run;
   step: RunStep;
+  fates: CallFates;
   mayAct: boolean;
   onChanged: RunChanged;
 }) {
@@ -82,6 +91,8 @@ function StepItem({
           {step.calls.map((call) => {
             // a cancelled or waiting call says so in its badge; a failed one says why
             const code = call.status === 'failed' ? errorCodeOf(call) : null;
+            const undoneBy = fates.undoneBy.get(call.id);
+            const irreversible = fates.cannotBeUndone.get(call.id);
             return (
               <li key={call.id}>
                 <Link href={`/calls/${call.id}`}>
@@ -93,6 +104,15 @@ function StepItem({
                     {' '}
                     <code>{code}</code>
                   </>
+                )}
+                {undoneBy === undefined ? null : (
+                  <span className="hint">
+                    {' '}
+                    · undone by {undoneBy.name} ({undoneBy.status.replaceAll('_', ' ')})
+                  </span>
+                )}
+                {irreversible === undefined ? null : (
+                  <span className="field-error"> · cannot be undone: {irreversible.reason}</span>
                 )}
               </li>
             );
@@ -117,6 +137,7 @@ export function RunTimeline({
   onChanged: RunChanged;
 }) {
   const steps = stepsInOrder(run);
+  const fates = callFatesOf(run);
   if (steps.length === 0)
     return (
       <p className="hint">
@@ -127,7 +148,14 @@ export function RunTimeline({
   return (
     <ol className="timeline run-timeline">
       {steps.map((step) => (
-        <StepItem key={step.name} run={run} step={step} mayAct={mayAct} onChanged={onChanged} />
+        <StepItem
+          key={step.name}
+          run={run}
+          step={step}
+          fates={fates}
+          mayAct={mayAct}
+          onChanged={onChanged}
+        />
       ))}
     </ol>
   );
