@@ -355,7 +355,14 @@ function scenario(kind: StackKind): void {
     expect(refused).toBe(403);
     await shot(watcher.page, '05-approvals-viewer');
     // A viewer reads every page; the ones that change things offer no way to.
-    for (const route of ['/calls', '/audit', '/policies', '/slo', `/tools/${toolId}/release`]) {
+    for (const route of [
+      '/calls',
+      '/runs',
+      '/audit',
+      '/policies',
+      '/slo',
+      `/tools/${toolId}/release`,
+    ]) {
       await watcher.page.goto(`${stack.consoleUrl}${route}`);
       await watcher.page.locator('h1').waitFor();
       await watcher.page.waitForLoadState('networkidle');
@@ -561,8 +568,81 @@ function scenario(kind: StackKind): void {
       )
       .toBe('cancelled');
 
+    // Two plan runs through the real API, each dropping a table and so waiting for a person: the
+    // first is approved here and succeeds, the second the console cancels below.
+    const startRun = async (steps: unknown[]): Promise<string> => {
+      const run = await apiRequest<{ id: string }>(stack, {
+        method: 'POST',
+        path: '/v1/runs',
+        key: keys.body.key,
+        body: { mode: 'plan', metadata: { source: 'console e2e' } },
+      });
+      expect(run.status, JSON.stringify(run.body)).toBe(201);
+      const plan = await apiRequest(stack, {
+        method: 'POST',
+        path: `/v1/runs/${run.body.id}/plan`,
+        key: keys.body.key,
+        body: { steps },
+      });
+      expect(plan.status, JSON.stringify(plan.body)).toBe(202);
+      return run.body.id;
+    };
+    const runOf = async (runId: string) =>
+      (
+        await apiRequest<{ status: string; steps: Array<{ calls: Array<{ id: string }> }> }>(
+          stack,
+          { path: `/v1/runs/${runId}` },
+        )
+      ).body;
+    const runStatus = async (runId: string) => (await runOf(runId)).status;
+    const drop = (table: string) => ({ tool: TOOL_NAME, arguments: { table } });
+    const approvedRun = await startRun([{ name: 'drop', calls: [drop('shelves')] }]);
+    const dropRun = await startRun([
+      { name: 'drop', calls: [drop('bins')] },
+      { name: 'drop_archive', depends_on: ['drop'], calls: [drop('bins_archive')] },
+    ]);
+    for (const runId of [approvedRun, dropRun])
+      await expect.poll(() => runStatus(runId), { timeout: 30_000 }).toBe('awaiting_approval');
+    const runCallId = (await runOf(approvedRun)).steps[0]!.calls[0]!.id;
+    const runApproval = (
+      await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
+        path: '/v1/approvals?status=pending',
+      })
+    ).body.items.find((item) => item.call_id === runCallId)!;
+    const approved = await apiRequest(stack, {
+      method: 'POST',
+      path: `/v1/approvals/${runApproval.id}/decision`,
+      body: { decision: 'approve', reason: 'Run step checked' },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBeLessThan(300);
+    await expect.poll(() => runStatus(approvedRun), { timeout: 30_000 }).toBe('succeeded');
+
     const visitor = await openBrowser();
     await signIn(visitor, stack.admin);
+
+    // The run waiting for a person: its timeline, then Cancel, confirmed, ends it.
+    await visitor.page.goto(`${stack.consoleUrl}/runs/${dropRun}`);
+    const steps = visitor.page.getByRole('region', { name: 'Steps' });
+    await steps
+      .getByRole('listitem', { name: 'Step drop' })
+      .locator('.badge', { hasText: 'awaiting approval' })
+      .waitFor();
+    await steps.getByRole('listitem', { name: 'Step drop' }).getByText(`${TOOL_NAME}@`).waitFor();
+    await steps
+      .getByRole('listitem', { name: 'Step drop_archive' })
+      .getByText('after drop')
+      .waitFor();
+    await visitor.page.getByRole('button', { name: 'Cancel run' }).click();
+    await visitor.page
+      .getByText(/This cancels the run: its 1 unfinished call is cancelled/)
+      .waitFor();
+    await visitor.page.getByRole('button', { name: 'Yes, cancel run' }).click();
+    await visitor.page.getByText('The run was cancelled.').waitFor();
+    await visitor.page.locator('.page-header .badge', { hasText: 'cancelled' }).waitFor();
+    expect(await runStatus(dropRun)).toBe('cancelled');
+    await visitor.page.goto(`${stack.consoleUrl}/runs`);
+    await visitor.page.getByRole('link', { name: approvedRun.slice(0, 8) }).waitFor();
+    await visitor.page.getByRole('link', { name: dropRun.slice(0, 8) }).waitFor();
     const serverErrors: string[] = [];
     visitor.page.on('response', (response) => {
       if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.url()}`);
@@ -580,6 +660,9 @@ function scenario(kind: StackKind): void {
       [`/calls/${failedId}`, 'call-failed'],
       [`/calls/${waiting.body.call_ids[0]!}`, 'call-waiting'],
       [`/calls/${cancelledId}`, 'call-cancelled'],
+      ['/runs', 'runs'],
+      [`/runs/${approvedRun}`, 'run-succeeded'],
+      [`/runs/${dropRun}`, 'run-cancelled'],
       ['/audit', 'audit'],
       ['/slo', 'slo'],
       ['/cost', 'cost'],

@@ -17,6 +17,7 @@ const NAV = [
   { href: '/secrets', label: 'Secrets' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/calls', label: 'Calls' },
+  { href: '/runs', label: 'Runs' },
   { href: '/audit', label: 'Audit trail' },
   { href: '/slo', label: 'SLOs' },
   { href: '/cost', label: 'Cost' },

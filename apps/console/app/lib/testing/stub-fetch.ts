@@ -11,7 +11,7 @@ export interface SentRequest {
   body: unknown;
 }
 
-type Responder = (request: SentRequest) => { status: number; body?: unknown } | undefined;
+export type Responder = (request: SentRequest) => { status: number; body?: unknown } | undefined;
 
 /**
  * Replaces fetch at the network boundary: each request is recorded and answered by the first

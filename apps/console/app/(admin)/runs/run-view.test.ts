@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { COMPENSATING_RUN, FAILED_RUN } from './__fixtures__/runs';
+import { callsToUndo, canCancel, canCompensate, compensationsOf, takesDecision } from './run-view';
+
+const undone = (calls: ReturnType<typeof callsToUndo>) =>
+  calls.map(({ step, call }) => `${step.name}/${call.tool}`);
+
+describe('callsToUndo', () => {
+  it("takes the step's succeeded calls, or every step's, latest first", () => {
+    expect(undone(callsToUndo(FAILED_RUN, 'ship', 'step'))).toEqual(['ship/reserve_stock']);
+    expect(undone(callsToUndo(FAILED_RUN, 'ship', 'run'))).toEqual([
+      'ship/reserve_stock',
+      'charge/send_email',
+      'charge/charge_card',
+      'find/find_order',
+    ]);
+  });
+
+  it('leaves out calls a compensation step undid or is undoing, and the compensations themselves', () => {
+    expect(undone(callsToUndo(COMPENSATING_RUN, 'ship', 'run'))).toEqual([
+      'charge/send_email',
+      'find/find_order',
+    ]);
+  });
+});
+
+describe('what a run takes', () => {
+  it('cancels until it ended; compensates and decides once stopped', () => {
+    expect(canCancel(FAILED_RUN)).toBe(false);
+    expect(canCancel(COMPENSATING_RUN)).toBe(true);
+    expect(canCompensate(FAILED_RUN)).toBe(true);
+    expect(canCompensate({ status: 'awaiting_decision' })).toBe(true);
+    expect(canCompensate(COMPENSATING_RUN)).toBe(false);
+    expect(FAILED_RUN.steps.filter((step) => takesDecision(FAILED_RUN, step))).toHaveLength(1);
+  });
+
+  it('reads a run without compensations as having none', () => {
+    const { compensations: _omitted, ...older } = FAILED_RUN;
+    expect(compensationsOf(older as typeof FAILED_RUN)).toEqual([]);
+  });
+});
