@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPENSATING_RUN, FAILED_RUN } from './__fixtures__/runs';
-import { callsToUndo, canCancel, canCompensate, compensationsOf, takesDecision } from './run-view';
+import { callsToUndo, canCancel, canCompensate, takesDecision } from './run-view';
 
 const undone = (calls: ReturnType<typeof callsToUndo>) =>
   calls.map(({ step, call }) => `${step.name}/${call.tool}`);
@@ -32,10 +32,5 @@ describe('what a run takes', () => {
     expect(canCompensate({ status: 'awaiting_decision' })).toBe(true);
     expect(canCompensate(COMPENSATING_RUN)).toBe(false);
     expect(FAILED_RUN.steps.filter((step) => takesDecision(FAILED_RUN, step))).toHaveLength(1);
-  });
-
-  it('reads a run without compensations as having none', () => {
-    const { compensations: _omitted, ...older } = FAILED_RUN;
-    expect(compensationsOf(older as typeof FAILED_RUN)).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@
 import type {
   IrreversibleCall,
   Run,
-  RunCompensation,
   RunStatus,
   RunStep,
   RunStepCall,
@@ -32,15 +31,6 @@ export function takesDecision(run: Pick<Run, 'status'>, step: RunStep): boolean 
     STOPPED_RUN_STATUSES.has(run.status) &&
     (step.status === 'failed' || step.status === 'outcome_unknown')
   );
-}
-
-/**
- * The run's compensations. An API from before compensations were recorded leaves the member out;
- * such a run has none.
- */
-export function compensationsOf(run: Run): readonly RunCompensation[] {
-  const recorded: readonly RunCompensation[] | undefined = run.compensations;
-  return recorded ?? [];
 }
 
 /** The steps in the order they were checkpointed into the run. */
@@ -124,7 +114,7 @@ export function callFatesOf(run: Run): CallFates {
   const undoneBy = new Map<string, RunStep>();
   for (const step of run.steps) if (step.compensates) undoneBy.set(step.compensates.call_id, step);
   const cannotBeUndone = new Map<string, IrreversibleCall>();
-  for (const compensation of compensationsOf(run))
+  for (const compensation of run.compensations)
     for (const call of compensation.cannot_be_undone) cannotBeUndone.set(call.call_id, call);
   return { undoneBy, cannotBeUndone };
 }

@@ -12,7 +12,6 @@ import { JsonView } from '../../../components/json-view';
 import {
   canCancel,
   canCompensate,
-  compensationsOf,
   countOf,
   ENDED_RUN_STATUSES,
 } from '../run-view';
@@ -62,7 +61,7 @@ function RunView({
   onChanged: RunChanged;
   live: boolean;
 }) {
-  const compensations = compensationsOf(run);
+  const compensations = run.compensations;
   const irreversible = compensations.reduce(
     (sum, compensation) => sum + compensation.cannot_be_undone.length,
     0,

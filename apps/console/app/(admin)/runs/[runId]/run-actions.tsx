@@ -4,7 +4,7 @@ import { routes, type Run, type RunStep } from '@toolgate/contract';
 import { useId, useState, type ReactNode } from 'react';
 import { ApiError, apiRequest, describeError } from '../../../lib/api';
 import { ConfirmButton } from '../../../components/confirm-button';
-import { callsToUndo, compensationsOf, countOf, openCalls, type CompletedCall } from '../run-view';
+import { callsToUndo, countOf, openCalls, type CompletedCall } from '../run-view';
 import { useCompensationPreview, type CompensationPreview } from './use-compensation-preview';
 
 /** An action's failure as the API explained it: the problem's title, then its detail. */
@@ -207,7 +207,7 @@ export function CompensateRun({ run, onDone }: { run: Run; onDone: RunChanged })
                       },
                     }),
                   (after) => {
-                    const added = compensationsOf(after).at(-1);
+                    const added = after.compensations.at(-1);
                     if (added === undefined) return 'Compensation asked.';
                     return `Compensation asked: ${countOf(added.steps.length, 'compensation step')} added${
                       added.cannot_be_undone.length > 0
