@@ -40,6 +40,14 @@ export class RunsController {
     return this.runs.cancel(principal, input.params.runId);
   }
 
+  @Endpoint(routes.completeRun)
+  complete(
+    @CurrentPrincipal() principal: Principal,
+    @Input() input: RouteInput<typeof routes.completeRun>,
+  ) {
+    return this.runs.complete(principal, input.params.runId);
+  }
+
   @Endpoint(routes.createRunTurn)
   async turn(
     @CurrentPrincipal() principal: Principal,

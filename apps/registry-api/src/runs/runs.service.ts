@@ -144,6 +144,33 @@ export class RunsService {
     return this.get(principal, id);
   }
 
+  /** Ends a ReAct run at the model's final answer; it takes no more turns. */
+  async complete(principal: Principal, id: string): Promise<Run> {
+    const run = await this.require(principal, id);
+    if (run.mode !== 'react') {
+      throw new ToolException('conflict', `Run ${id} runs a plan, which ends when its steps do.`);
+    }
+    const steps = await this.runs.steps(run.id);
+    if (steps.some((step) => step.status === 'running' || step.status === 'pending')) {
+      throw new ToolException(
+        'conflict',
+        `A step of run ${id} has not ended; complete the run once its calls have.`,
+      );
+    }
+    const done = await this.runs.setStatus(
+      run.id,
+      { status: 'succeeded', failedStep: null, reason: null },
+      ['running'],
+    );
+    if (!done) {
+      throw new ToolException(
+        'conflict',
+        `Run ${id} is ${run.status}; only a running ReAct run completes.`,
+      );
+    }
+    return this.get(principal, id);
+  }
+
   /**
    * One ReAct turn: parsed and executed exactly as POST /v1/calls does, its calls recorded as the
    * run's next step; the step is checkpointed once they end (here when they end within the wait).

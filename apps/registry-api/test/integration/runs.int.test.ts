@@ -465,6 +465,46 @@ describe('ReAct runs', () => {
   });
 });
 
+describe('completing a ReAct run', () => {
+  it("succeeds at the model's final answer and takes no more turns; a plan run does not complete by request", async () => {
+    const id = await createRun('react');
+    const turn = {
+      method: 'POST' as const,
+      url: `/v1/runs/${id}/turns`,
+      key: team.key,
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([{ id: 'call_c', name: add.name, arguments: '{"a":1,"b":1}' }]),
+      },
+    };
+    expect((await api.request(turn)).status).toBe(200);
+    const completed = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/complete`,
+      key: team.key,
+    });
+    expect(completed.status, completed.text).toBe(200);
+    expect(completed.body).toMatchObject({ status: 'succeeded', steps: [{ status: 'succeeded' }] });
+    const again = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/complete`,
+      key: team.key,
+    });
+    expect(again.status).toBe(409);
+    expect(again.headers['content-type']).toContain('application/problem+json');
+    const late = await api.request(turn);
+    expect(late.status, late.text).toBe(409);
+
+    const plan = await createRun('plan');
+    const refused = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${plan}/complete`,
+      key: team.key,
+    });
+    expect(refused.status).toBe(409);
+  });
+});
+
 describe('runs that stop for a person', () => {
   it('shows awaiting_approval while a step waits for one, and goes on after the approval', async () => {
     const id = await createRun('plan');

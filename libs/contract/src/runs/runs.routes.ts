@@ -76,6 +76,21 @@ export const runsRoutes = {
     responses: { 200: { description: 'The run, cancelled.', schema: RunSchema } },
     problems: ['not_found', 'conflict'],
   }),
+  completeRun: defineRoute({
+    operationId: 'completeRun',
+    method: 'post',
+    path: '/v1/runs/{runId}/complete',
+    summary:
+      "End a ReAct run that reached the model's final answer: it succeeds and takes no more turns.",
+    description:
+      'A plan run ends by itself; one, a run with a step still running or compensating, or a run that already ended answers `conflict`.',
+    tags,
+    security: 'api_key',
+    scopes: ['calls:execute'],
+    params: runParams,
+    responses: { 200: { description: 'The run, succeeded.', schema: RunSchema } },
+    problems: ['not_found', 'conflict'],
+  }),
   createRunTurn: defineRoute({
     operationId: 'createRunTurn',
     method: 'post',

@@ -54,6 +54,7 @@ describe('Toolgate#runs', () => {
     await runs.plan(RUN_ID, plan);
     await runs.decide(RUN_ID, { step: 'find', action: 'retry' });
     await runs.cancel(RUN_ID);
+    await runs.complete(RUN_ID);
     await runs.compensate(RUN_ID);
     await runs.compensate(RUN_ID, { step: 'find', scope: 'run' });
     expect(gateway.requests.map((request) => [request.method, request.url, request.json])).toEqual([
@@ -64,6 +65,7 @@ describe('Toolgate#runs', () => {
       ['POST', `/v1/runs/${RUN_ID}/plan`, plan],
       ['POST', `/v1/runs/${RUN_ID}/decide`, { step: 'find', action: 'retry' }],
       ['POST', `/v1/runs/${RUN_ID}/cancel`, undefined],
+      ['POST', `/v1/runs/${RUN_ID}/complete`, undefined],
       ['POST', `/v1/runs/${RUN_ID}/compensate`, {}],
       ['POST', `/v1/runs/${RUN_ID}/compensate`, { step: 'find', scope: 'run' }],
     ]);

@@ -207,6 +207,16 @@ export class ToolgateRuns {
     });
   }
 
+  /** Ends a ReAct run at the model's final answer: it succeeds and takes no more turns. */
+  async complete(runId: string, options: RunRequestOptions = {}): Promise<Run> {
+    return this.send({
+      route: routes.completeRun,
+      params: { runId },
+      safeToRetry: false,
+      signal: options.signal,
+    });
+  }
+
   /** Undoes completed writes of the failed step (or of `body.step`, or of the whole run with `scope: 'run'`). */
   async compensate(
     runId: string,
