@@ -211,4 +211,36 @@ describe('planBatch', () => {
     const plan = planBatch([callOf('write', {}, 'w1'), callOf('write', {}, 'w2')], () => write);
     expect(plan.nodes[1]).toMatchObject({ dependsOn: ['w1'], resourceKey: 'tool:write' });
   });
+
+  it('keys writes by the resource their concurrency declares, across tools of that type', () => {
+    const concurrency = {
+      resource: { type: 'doc', id: '/arguments/id' },
+      version: { header: 'ETag' },
+      expected: { header: 'If-Match' },
+    };
+    const put = ToolBuilder.from({ name: 'put' })
+      .behavior({ readonly: false })
+      .with({ concurrency })
+      .build();
+    const patch = ToolBuilder.from({ name: 'patch' })
+      .behavior({ readonly: false })
+      .with({ concurrency })
+      .build();
+    const plan = planBatch(
+      [
+        callOf('put', { id: 'a' }, 'p1'),
+        callOf('put', { id: 'b' }, 'p2'),
+        callOf('patch', { id: 'a' }, 'p3'),
+        callOf('patch', {}, 'p4'),
+      ],
+      (call) => (call.name === 'put' ? put : patch),
+    );
+    expect(plan.nodes.map((node) => [node.resourceKey, node.dependsOn])).toEqual([
+      ['resource:doc:a', []],
+      ['resource:doc:b', []],
+      ['resource:doc:a', ['p1']],
+      // A call that names no resource falls back to its tool's name.
+      ['tool:patch', []],
+    ]);
+  });
 });

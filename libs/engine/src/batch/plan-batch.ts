@@ -1,4 +1,8 @@
-import { canonicalJson, ToolgateError } from '@toolgate/toolir';
+import {
+  canonicalJson,
+  resourceKeyOf as declaredResourceOf,
+  ToolgateError,
+} from '@toolgate/toolir';
 import type { ToolCallIR, ToolIR } from '@toolgate/toolir';
 
 /** Why a batch cannot be planned. */
@@ -48,11 +52,16 @@ function readPointer(document: unknown, pointer: string): unknown {
 }
 
 /**
- * The resource a non-readonly call writes: `provider_hints.toolgate.resource_key` (a JSON Pointer into the
- * arguments) gives `<pointer>=<value>`, so tools naming the same pointer share a key; otherwise the tool's name.
+ * The resource a non-readonly call writes: the resource its tool's `concurrency` declares
+ * (`resource:<type>:<id>`, shared by every tool declaring that type); else
+ * `provider_hints.toolgate.resource_key` (a JSON Pointer into the arguments) gives
+ * `<pointer>=<value>`, so tools naming the same pointer share a key; otherwise the tool's name.
  */
 export function resourceKeyOf(call: ToolCallIR, tool: ToolIR): string | undefined {
   if (tool.behavior.readonly) return undefined;
+  // A declared resource (`concurrency`) names it by type and id, whichever tool writes it.
+  const declared = declaredResourceOf(tool, { arguments: call.arguments });
+  if (declared !== undefined) return `resource:${declared}`;
   const pointer = tool.provider_hints?.['toolgate']?.['resource_key'];
   if (typeof pointer === 'string') {
     const value = readPointer(call.arguments, pointer);
