@@ -15,6 +15,7 @@ import { ActorsService } from '../actors/actors.service';
 import type { Principal } from '../auth/principal';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
+import { RunQueue } from '../runs/run-queue';
 import {
   ApprovalsRepository,
   type ApprovalForDecision,
@@ -64,10 +65,12 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ApprovalsService.name);
   private timer: NodeJS.Timeout | undefined;
 
+  // eslint-disable-next-line max-params -- Nest injects each dependency through its own constructor parameter
   constructor(
     @Inject(ApprovalsRepository) private readonly approvals: ApprovalsRepository,
     @Inject(GatewayHost) private readonly gateway: GatewayHost,
     @Inject(ActorsService) private readonly actors: ActorsService,
+    @Inject(RunQueue) private readonly runQueue: RunQueue,
   ) {}
 
   onModuleInit(): void {
@@ -146,6 +149,8 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
     // Back to the queue, where the engine's gate reads the decision (a stop right here is healed
     // when an API starts).
     this.gateway.requeue(await this.gateway.calls.requeueDecided([decided.callId]));
+    // A run waiting on the call goes on now, not at its next look.
+    this.runQueue.advanceRunsOfCalls([decided.callId]);
     return approvalToDto(decided);
   }
 
@@ -153,6 +158,7 @@ export class ApprovalsService implements OnModuleInit, OnModuleDestroy {
   async expireDue(now = new Date()): Promise<string[]> {
     const callIds = await this.approvals.expireDue(now);
     this.gateway.requeue(await this.gateway.calls.requeueDecided(callIds));
+    this.runQueue.advanceRunsOfCalls(callIds);
     return callIds;
   }
 }

@@ -17,10 +17,12 @@ import {
 import { resolveStepReferences, type ReferencedCall } from './step-references';
 
 // How long one job keeps advancing a run before it hands on to a later job (so one long run does
-// not hold a queue slot), and how often a run waiting for a person looks again.
+// not hold a queue slot), and how often a run waiting for a person looks again: a decision
+// advances the run at once (RunQueue.advanceRunsOfCalls), so this look is only a safety net for a
+// run that waits for hours.
 const PASS_BUDGET_MS = 10_000;
 const CALL_WAIT_MS = 1_000;
-const APPROVAL_POLL_MS = 2_000;
+const APPROVAL_POLL_MS = 15_000;
 
 /** What one advance came to: the run needs nothing more now, or should be looked at again. */
 export type AdvanceOutcome = { kind: 'done' } | { kind: 'later'; delayMs: number };
@@ -249,7 +251,8 @@ export class RunAdvancer {
       return waiting();
     }
     if (failed !== undefined && (await this.compensateAutomatically(run, steps, failed.step))) {
-      return { kind: 'waiting', waitingOn };
+      // Compensating now: the next look starts the chain (it asks for nothing again).
+      return this.passNow(run.id);
     }
     if (run.mode === 'plan' && failed !== undefined) {
       await this.runs.setStatus(run.id, {

@@ -85,6 +85,19 @@ export class RunQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     });
   }
 
+  /** Advances the runs these calls belong to (a decided approval), without waiting. */
+  advanceRunsOfCalls(callIds: readonly string[]): void {
+    if (callIds.length === 0) return;
+    this.runs
+      .runIdsOfCalls(callIds)
+      .then((runIds) => {
+        for (const runId of runIds) this.advanceSoon(runId);
+      })
+      .catch((error: unknown) => {
+        this.logger.error(`finding the runs of calls failed: ${String(error)}`);
+      });
+  }
+
   private async handle(job: ReceivedJob): Promise<unknown> {
     const data = job.data;
     if (!('run_id' in data)) throw new PermanentJobError(`job ${job.id} is not a run's`);

@@ -180,6 +180,16 @@ export class RunsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The runs whose steps hold these calls (calls outside runs have none). */
+  async runIdsOfCalls(callIds: readonly string[]): Promise<string[]> {
+    const rows = await this.database.prisma.runStep.findMany({
+      where: { calls: { some: { id: { in: [...callIds] } } } },
+      select: { runId: true },
+      distinct: ['runId'],
+    });
+    return rows.map((row) => row.runId);
+  }
+
   async steps(runId: string): Promise<RunStepRow[]> {
     const rows = await this.database.prisma.runStep.findMany({
       where: { runId },

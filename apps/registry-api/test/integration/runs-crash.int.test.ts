@@ -13,6 +13,7 @@ import {
 } from '../../../worker/test/support/worker-process';
 /* eslint-enable @nx/enforce-module-boundaries */
 import {
+  createKey,
   createTeam,
   createTool,
   publish,
@@ -104,7 +105,11 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
      * An http tool POSTing its arguments to the upstream; each request is one execution. With
      * `undoneBy`, a completed call is compensated by that tool with `{step: <its result's undo>}`.
      */
-    async function createStepTool(idempotent: boolean, undoneBy?: TestTool): Promise<TestTool> {
+    async function createStepTool(
+      idempotent: boolean,
+      undoneBy?: TestTool,
+      approval: 'never' | 'always' = 'never',
+    ): Promise<TestTool> {
       const tool = await createTool(setup, team);
       const ir = tool.ir
         .parameters({
@@ -113,7 +118,12 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
           required: ['step', 'n'],
         })
         .with({
-          behavior: { readonly: false, destructive: false, idempotent },
+          behavior: {
+            readonly: false,
+            destructive: false,
+            idempotent,
+            requires_approval: approval,
+          },
           constraints: { timeout_ms: 60_000, max_retries: 0 },
           protocol_meta: {
             toolgate: { executor: { kind: 'http', method: 'POST', url: `${upstreamUrl}/step` } },
@@ -356,6 +366,46 @@ describe.skipIf(process.env['TOOLGATE_TEST_DATABASE'] === 'pglite')(
       expect(undone.filter((execution) => execution.step === 'undo-b2').length).toBeLessThanOrEqual(
         2,
       );
+    }, 180_000);
+
+    it('keeps a run awaiting approval across kills of both processes, and goes on after the decision', async () => {
+      const tool = await createStepTool(false, undefined, 'always');
+      const created = await request('POST', '/v1/runs', { mode: 'plan' });
+      const id = created.body['id'] as string;
+      await request('POST', `/v1/runs/${id}/plan`, {
+        steps: [{ name: 'wire', calls: [{ tool: tool.name, arguments: { step: 'wire', n: 0 } }] }],
+      });
+      await waitFor(
+        async () => ((await runState(id)).status === 'awaiting_approval' ? true : undefined),
+        { timeoutMs: 30_000, what: 'the run to wait for a person' },
+      );
+      await killProcesses();
+      await startProcesses();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await runState(id)).toMatchObject({
+        status: 'awaiting_approval',
+        steps: [{ name: 'wire', status: 'running', calls: [{ status: 'awaiting_approval' }] }],
+      });
+      expect(executions.filter((execution) => execution.step === 'wire')).toHaveLength(0);
+      const approver = await createKey(setup, { teamId: team.id, scopes: ['approvals:decide'] });
+      const pending = await setup.request({ url: '/v1/approvals?status=pending', key: team.key });
+      const approval = (pending.body.items as Array<{ id: string }>)[0];
+      const decided = await setup.request({
+        method: 'POST',
+        url: `/v1/approvals/${approval?.id ?? ''}/decision`,
+        key: approver,
+        body: { decision: 'approve' },
+      });
+      expect(decided.status, decided.text).toBe(200);
+      const done = await waitFor(
+        async () => {
+          const state = await runState(id);
+          return state.status === 'succeeded' ? state : undefined;
+        },
+        { timeoutMs: 60_000, what: 'the run to go on after the approval' },
+      );
+      expect(done.steps[0]?.calls[0]?.status).toBe('succeeded');
+      expect(executions.filter((execution) => execution.step === 'wire')).toHaveLength(1);
     }, 180_000);
   },
 );
