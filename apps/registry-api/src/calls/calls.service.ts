@@ -107,9 +107,10 @@ export interface SubmitCallsInput {
   runStepIndexes?: readonly number[] | undefined;
   /**
    * The resource versions the run last saw, by resource key: a write on one of them carries the
-   * version as the one it expects (If-Match, or the argument its tool declares).
+   * version as the one it expects (If-Match, or the argument its tool declares). Read only when a
+   * call's tool takes an expected version.
    */
-  expectedVersions?: ReadonlyMap<string, string> | undefined;
+  expectedVersions?: (() => Promise<ReadonlyMap<string, string>>) | undefined;
   /** `refresh`: the caller asked for fresh results (`Cache-Control: no-cache`); cached tools execute. */
   cache?: 'refresh' | undefined;
 }
@@ -407,6 +408,9 @@ export class CallsService {
             usage: input.usage,
             arguments: resolved.map(({ call }) => call.arguments),
           });
+    const seenVersions = resolved.some(({ ir }) => ir.concurrency?.expected !== undefined)
+      ? await input.expectedVersions?.()
+      : undefined;
     const wanted: NewCallRow[] = resolved.map(({ call, tool, version, ir }, index) => {
       const cut = cutOutcomes[index];
       const args = cut?.kind === 'repaired' ? cut.arguments : call.arguments;
@@ -429,7 +433,7 @@ export class CallsService {
         ...(input.runStepId === undefined
           ? {}
           : { runStep: { id: input.runStepId, index: input.runStepIndexes?.[index] ?? index } }),
-        ...expectedVersionOf(ir, args, input.expectedVersions),
+        ...expectedVersionOf(ir, args, seenVersions),
         ...(cut === undefined ? {} : { argumentsRepair: cut.repair }),
         ...(cut?.kind === 'not_repaired'
           ? { refusal: cut.refusal }

@@ -448,7 +448,7 @@ export class RunAdvancer {
         idempotencyKey: stepIdempotencyKey(run, step),
         runStepId: step.id,
         runStepIndexes: indexes,
-        expectedVersions: await this.lastSeenVersions(run),
+        expectedVersions: () => this.lastSeenVersions(run),
       });
     } catch (error) {
       if (!(error instanceof ToolException)) throw error;

@@ -217,7 +217,7 @@ export class RunsService {
         partialStates: input.body.partial_states,
         versions: { subject: input.subject, snapshot: input.body.snapshot, pins: input.body.pins },
         runStepId: step.id,
-        expectedVersions: await this.advancer.lastSeenVersions(run),
+        expectedVersions: () => this.advancer.lastSeenVersions(run),
       });
     } catch (error) {
       // A refused turn leaves no step behind, as a refused POST /v1/calls leaves no call.
