@@ -273,6 +273,13 @@ const QUALIFIED_COLUMNS = COLUMNS.split(',')
   .map((column) => `c.${column.trim()}`)
   .join(', ');
 
+// What a claim returns: the runner's record, which never reads how streamed arguments grew (up to
+// 16 KiB a call), so a claim does not carry them.
+const CLAIMED_COLUMNS = QUALIFIED_COLUMNS.replace(
+  'c.partial_states',
+  'NULL::jsonb AS partial_states',
+);
+
 const OUTCOME_STATES = new Set<CallState>([
   'awaiting_approval',
   'succeeded',
@@ -469,7 +476,7 @@ const CLAIMS = sql(
      FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, run_id text, worker_id text,
           run_attempt integer, started_at double precision, run jsonb)
     WHERE c.id = x.id AND c.status = 'queued'
-    RETURNING ${QUALIFIED_COLUMNS}`,
+    RETURNING ${CLAIMED_COLUMNS}`,
 );
 
 // The pickup whose process stopped mid-call ends `abandoned` and counts its attempt; the new one
