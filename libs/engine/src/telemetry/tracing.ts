@@ -148,6 +148,9 @@ export async function inStepSpan<T>(
   work: () => Promise<T>,
   describe?: (value: T) => Attributes,
 ): Promise<T> {
+  // Under a call span nobody records (no tracer set up, or not sampled) the step's span and its
+  // attributes would be built for nothing on every call.
+  if (!input.parent.isRecording()) return work();
   const span = startStepSpan(input);
   try {
     const value = await work();
