@@ -76,6 +76,7 @@ export default function SloPage() {
                     <tr>
                       <th scope="col">Tool</th>
                       <th scope="col">Calls</th>
+                      <th scope="col">From cache</th>
                       <th scope="col">Success</th>
                       <th scope="col">p50</th>
                       <th scope="col">p95</th>
@@ -88,6 +89,9 @@ export default function SloPage() {
                       <tr key={tool.tool}>
                         <td>{tool.tool}</td>
                         <td>{tool.calls}</td>
+                        <td title="Answered by the result cache without executing; not in the calls, the rate or the latencies">
+                          {tool.cached}
+                        </td>
                         <td>
                           <meter
                             min={0}

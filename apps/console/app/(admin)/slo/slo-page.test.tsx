@@ -40,6 +40,11 @@ describe('the SLO page', () => {
     expect(within(approvals).getByText('SLO 100% approved')).toBeTruthy();
     expect(approvals.querySelectorAll('circle.chart-breach')).toHaveLength(1);
 
+    // The per-tool table counts the calls the result cache answered apart.
+    const row = (await screen.findByRole('cell', { name: 'search' })).closest('tr') as HTMLElement;
+    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toContain('12');
+    expect(screen.getByRole('columnheader', { name: 'From cache' })).toBeTruthy();
+
     const wait = await chart('Approval wait');
     expect(wait.querySelectorAll('path.recharts-line-curve')).toHaveLength(2);
 

@@ -83,7 +83,7 @@ export const SLO_REPORT: SloReport = {
       tool: 'search',
       tool_id: '6f1c1e2a-7d1e-4a55-9d8c-000000000001',
       calls: 330,
-      cached: 0,
+      cached: 12,
       success_rate: 329 / 330,
       p50_ms: 120,
       p95_ms: 600,
