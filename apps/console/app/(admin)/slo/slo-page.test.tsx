@@ -42,7 +42,11 @@ describe('the SLO page', () => {
 
     // The per-tool table counts the calls the result cache answered apart.
     const row = (await screen.findByRole('cell', { name: 'search' })).closest('tr') as HTMLElement;
-    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toContain('12');
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toContain('12');
     expect(screen.getByRole('columnheader', { name: 'From cache' })).toBeTruthy();
 
     const wait = await chart('Approval wait');
