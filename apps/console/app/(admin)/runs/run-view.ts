@@ -1,11 +1,5 @@
 /** What the Runs pages read off a run: which actions it takes and what compensating would undo. */
-import type {
-  IrreversibleCall,
-  Run,
-  RunStatus,
-  RunStep,
-  RunStepCall,
-} from '@toolgate/contract';
+import type { IrreversibleCall, Run, RunStatus, RunStep, RunStepCall } from '@toolgate/contract';
 
 /** A run in one of these has ended (a failed run can still be retried, re-planned or compensated). */
 export const ENDED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([

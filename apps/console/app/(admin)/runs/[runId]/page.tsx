@@ -9,12 +9,7 @@ import { ErrorState, Loading } from '../../../components/states';
 import { useApi } from '../../../components/use-api';
 import { When } from '../../../components/when';
 import { JsonView } from '../../../components/json-view';
-import {
-  canCancel,
-  canCompensate,
-  countOf,
-  ENDED_RUN_STATUSES,
-} from '../run-view';
+import { canCancel, canCompensate, countOf, ENDED_RUN_STATUSES } from '../run-view';
 import { CancelRun, CompensateRun, type RunChanged } from './run-actions';
 import { RunCompensations, RunTimeline, StatusBadge } from './run-timeline';
 import { RunTranscript } from './run-transcript';
