@@ -647,13 +647,14 @@ function scenario(kind: StackKind): void {
       tool: CREATE_ORDER,
       arguments: { customer, delay_ms: delayMs },
     });
-    // acme's order is made first, globex's 300 ms later: compensation undoes globex's first.
+    // globex's order is made first, acme's 300 ms later although it is the step's first call:
+    // compensation undoes acme's first, as the calls finished, not as they were listed.
     const ordersRun = await startRun([
       {
         name: 'orders',
         calls: [
-          order('acme'),
-          order('globex', 300),
+          order('acme', 300),
+          order('globex'),
           order(REFUSED_CUSTOMER),
           { tool: NOTE_CUSTOMER, arguments: { customer: 'acme', text: 'Wants it by Friday' } },
         ],
@@ -715,18 +716,19 @@ function scenario(kind: StackKind): void {
     await confirm
       .getByText('This runs 2 compensating calls, latest first; 1 call cannot be undone.')
       .waitFor();
-    expect(
-      await confirm.getByText(`${CANCEL_ORDER} undoes ${CREATE_ORDER}@1.0.0 (step orders)`).count(),
-    ).toBe(2);
-    await confirm
-      .getByText(`Cannot be undone: ${NOTE_CUSTOMER}@1.0.0 (step orders)`, { exact: false })
-      .waitFor();
+    const short = (index: number) => orderCalls[index]!.id.slice(0, 8);
+    expect(await confirm.getByRole('listitem').allTextContents()).toEqual([
+      `${CANCEL_ORDER} undoes ${CREATE_ORDER}@1.0.0 (step orders, call ${short(0)})`,
+      `${CANCEL_ORDER} undoes ${CREATE_ORDER}@1.0.0 (step orders, call ${short(1)})`,
+      `Cannot be undone: ${NOTE_CUSTOMER}@1.0.0 (step orders, call ${short(3)}) — ` +
+        `${NOTE_CUSTOMER}@1.0.0 declares no compensation`,
+    ]);
     await shot(visitor.page, '14-run-compensate');
     await confirm.getByRole('button', { name: 'Yes, compensate' }).click();
     await visitor.page
       .getByText('Compensation asked: 2 compensation steps added; 1 call cannot be undone.')
       .waitFor();
-    for (const undo of ['undo:orders.1:1', 'undo:orders.0:1'])
+    for (const undo of ['undo:orders.0:1', 'undo:orders.1:1'])
       await steps
         .getByRole('listitem', { name: `Step ${undo}` })
         // the step's own badge, not its call's
@@ -739,7 +741,7 @@ function scenario(kind: StackKind): void {
     expect(compensated.status).toBe('failed');
     expect(compensated.compensations).toEqual([
       expect.objectContaining({
-        steps: ['undo:orders.1:1', 'undo:orders.0:1'],
+        steps: ['undo:orders.0:1', 'undo:orders.1:1'],
         cannot_be_undone: [
           expect.objectContaining({ call_id: orderCalls[3]!.id, tool: NOTE_CUSTOMER }),
         ],
@@ -747,15 +749,15 @@ function scenario(kind: StackKind): void {
     ]);
     const undos = compensated.steps.filter((entry) => entry.kind === 'compensation');
     expect(undos.map((entry) => [entry.compensates?.call_id, entry.calls[0]?.arguments])).toEqual([
-      [orderCalls[1]!.id, { order_id: 'order-2' }],
-      [orderCalls[0]!.id, { order_id: 'order-1' }],
+      [orderCalls[0]!.id, { order_id: 'order-2' }],
+      [orderCalls[1]!.id, { order_id: 'order-1' }],
     ]);
     // The shop saw the cancels in the reverse order of the orders.
     expect(shop.effects.filter((effect) => !effect.startsWith('note:'))).toEqual([
-      'create:acme:order-1',
-      'create:globex:order-2',
-      'cancel:globex:order-2',
-      'cancel:acme:order-1',
+      'create:globex:order-1',
+      'create:acme:order-2',
+      'cancel:acme:order-2',
+      'cancel:globex:order-1',
     ]);
     await visitor.page.goto(`${stack.consoleUrl}/runs`);
     await visitor.page.getByRole('link', { name: approvedRun.slice(0, 8) }).waitFor();
