@@ -14,6 +14,15 @@ import {
   type Stack,
   type StackKind,
 } from './stack';
+import {
+  CANCEL_ORDER,
+  CREATE_ORDER,
+  NOTE_CUSTOMER,
+  OrdersUpstream,
+  REFUSED_CUSTOMER,
+  shopToolIr,
+  shopTools,
+} from './orders';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
@@ -102,6 +111,7 @@ function scenario(kind: StackKind): void {
   let executor: Server;
   let executorUrl: string;
   const executed: unknown[] = [];
+  const shop = new OrdersUpstream();
   const sessions: Session[] = [];
 
   async function openBrowser(): Promise<Session> {
@@ -145,6 +155,19 @@ function scenario(kind: StackKind): void {
     await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
   }
 
+  /** Leaves what each browser showed, and what the servers said, for whoever reads a failure. */
+  async function reportFailure(): Promise<void> {
+    for (const [index, session] of sessions.entries()) {
+      await session.page
+        .screenshot({ path: path.join(screenshots, `failure-${index}.png`), fullPage: true })
+        .catch(() => undefined);
+      process.stdout.write(
+        `browser ${index} at ${session.page.url()}, errors: ${JSON.stringify(session.errors)}\n`,
+      );
+    }
+    process.stdout.write(`stack output:\n${stack.logs().slice(-6000)}\n`);
+  }
+
   beforeAll(async () => {
     rmSync(screenshots, { recursive: true, force: true });
     mkdirSync(screenshots, { recursive: true });
@@ -153,9 +176,14 @@ function scenario(kind: StackKind): void {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
-        executed.push(JSON.parse(body || '{}'));
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ dropped: true }));
+        const parsed = JSON.parse(body || '{}') as Record<string, unknown>;
+        void shop.handle(request.url ?? '', parsed, response).then((handled) => {
+          if (handled) return;
+          // Anything else is the drop tool's.
+          executed.push(parsed);
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ dropped: true }));
+        });
       });
     });
     await new Promise<void>((resolve) => executor.listen(executorPort, '127.0.0.1', resolve));
@@ -180,18 +208,7 @@ function scenario(kind: StackKind): void {
   });
 
   it('signs in, releases a tool, approves a destructive call and finds it all in the audit trail', async () => {
-    onTestFailed(async () => {
-      // Leave what each browser showed, and what the servers said, for whoever reads the failure.
-      for (const [index, session] of sessions.entries()) {
-        await session.page
-          .screenshot({ path: path.join(screenshots, `failure-${index}.png`), fullPage: true })
-          .catch(() => undefined);
-        process.stdout.write(
-          `browser ${index} at ${session.page.url()}, errors: ${JSON.stringify(session.errors)}\n`,
-        );
-      }
-      process.stdout.write(`stack output:\n${stack.logs().slice(-6000)}\n`);
-    });
+    onTestFailed(reportFailure);
     // Seed what an installation has before the platform team arrives: a team, its API key, two more people.
     const team = await apiRequest<{ id: string }>(stack, {
       method: 'POST',
@@ -497,6 +514,7 @@ function scenario(kind: StackKind): void {
   });
 
   it('shows every page without a 5xx, an error box, a page error or sideways scrolling, at 1440 and 390 px', async () => {
+    onTestFailed(reportFailure);
     // More of what an installation has: a draft, a call waiting for a person, a failed call.
     const tools = await apiRequest<{ items: Array<{ id: string; name: string }> }>(stack, {
       path: `/v1/tools?q=${encodeURIComponent(TOOL_NAME)}`,
@@ -508,15 +526,13 @@ function scenario(kind: StackKind): void {
       body: { ir: toolIr(toolId, '3.0.0', executorUrl), status: 'draft' },
     });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const teamId = (
+      await apiRequest<{ items: Array<{ id: string }> }>(stack, { path: '/v1/teams' })
+    ).body.items[0]!.id;
     const keys = await apiRequest<{ key: string }>(stack, {
       method: 'POST',
       path: '/v1/api-keys',
-      body: {
-        name: 'nightly-cleanup',
-        scopes: ['calls:execute', 'tools:read'],
-        team_id: (await apiRequest<{ items: Array<{ id: string }> }>(stack, { path: '/v1/teams' }))
-          .body.items[0]!.id,
-      },
+      body: { name: 'nightly-cleanup', scopes: ['calls:execute', 'tools:read'], team_id: teamId },
     });
     expect(keys.status, JSON.stringify(keys.body)).toBe(201);
     const waiting = await apiRequest<{ call_ids: string[] }>(stack, {
@@ -589,10 +605,20 @@ function scenario(kind: StackKind): void {
     };
     const runOf = async (runId: string) =>
       (
-        await apiRequest<{ status: string; steps: Array<{ calls: Array<{ id: string }> }> }>(
-          stack,
-          { path: `/v1/runs/${runId}` },
-        )
+        await apiRequest<{
+          status: string;
+          compensations: Array<{
+            steps: string[];
+            cannot_be_undone: Array<{ call_id: string; tool: string }>;
+          }>;
+          steps: Array<{
+            name: string;
+            kind: string;
+            status: string;
+            compensates: { call_id: string } | null;
+            calls: Array<{ id: string; status: string; arguments: Record<string, unknown> }>;
+          }>;
+        }>(stack, { path: `/v1/runs/${runId}` })
       ).body;
     const runStatus = async (runId: string) => (await runOf(runId)).status;
     const drop = (table: string) => ({ tool: TOOL_NAME, arguments: { table } });
@@ -601,8 +627,49 @@ function scenario(kind: StackKind): void {
       { name: 'drop', calls: [drop('bins')] },
       { name: 'drop_archive', depends_on: ['drop'], calls: [drop('bins_archive')] },
     ]);
+    // The shop's tools, then a run whose one step places three orders side by side, one refused,
+    // and notes the customer: it fails with two orders and a note standing.
+    for (const tool of shopTools()) {
+      const created = await apiRequest<{ id: string }>(stack, {
+        method: 'POST',
+        path: '/v1/tools',
+        body: { name: tool.name, description: tool.description, team_id: teamId },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const published = await apiRequest(stack, {
+        method: 'POST',
+        path: `/v1/tools/${created.body.id}/versions`,
+        body: { ir: shopToolIr(tool.name, created.body.id, executorUrl) },
+      });
+      expect(published.status, JSON.stringify(published.body)).toBe(201);
+    }
+    const order = (customer: string, delayMs = 0) => ({
+      tool: CREATE_ORDER,
+      arguments: { customer, delay_ms: delayMs },
+    });
+    // globex's order is made first, acme's 300 ms later although it is the step's first call:
+    // compensation undoes acme's first, as the calls finished, not as they were listed.
+    const ordersRun = await startRun([
+      {
+        name: 'orders',
+        calls: [
+          order('acme', 300),
+          order('globex'),
+          order(REFUSED_CUSTOMER),
+          { tool: NOTE_CUSTOMER, arguments: { customer: 'acme', text: 'Wants it by Friday' } },
+        ],
+      },
+    ]);
     for (const runId of [approvedRun, dropRun])
       await expect.poll(() => runStatus(runId), { timeout: 30_000 }).toBe('awaiting_approval');
+    await expect.poll(() => runStatus(ordersRun), { timeout: 30_000 }).toBe('failed');
+    const orderCalls = (await runOf(ordersRun)).steps[0]!.calls;
+    expect(orderCalls.map((entry) => entry.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'failed',
+      'succeeded',
+    ]);
     const runCallId = (await runOf(approvedRun)).steps[0]!.calls[0]!.id;
     const runApproval = (
       await apiRequest<{ items: Array<{ id: string; call_id: string }> }>(stack, {
@@ -640,6 +707,58 @@ function scenario(kind: StackKind): void {
     await visitor.page.getByText('The run was cancelled.').waitFor();
     await visitor.page.locator('.page-header .badge', { hasText: 'cancelled' }).waitFor();
     expect(await runStatus(dropRun)).toBe('cancelled');
+
+    // The failed orders run: Compensate forecasts what the API will do, then does it.
+    await visitor.page.goto(`${stack.consoleUrl}/runs/${ordersRun}`);
+    await visitor.page.locator('.page-header .badge', { hasText: 'failed' }).waitFor();
+    await visitor.page.getByRole('button', { name: 'Compensate…' }).click();
+    const confirm = visitor.page.getByRole('group', { name: 'Confirm: compensate' });
+    await confirm
+      .getByText('This runs 2 compensating calls, latest first; 1 call cannot be undone.')
+      .waitFor();
+    const short = (index: number) => orderCalls[index]!.id.slice(0, 8);
+    expect(await confirm.getByRole('listitem').allTextContents()).toEqual([
+      `${CANCEL_ORDER} undoes ${CREATE_ORDER}@1.0.0 (step orders, call ${short(0)})`,
+      `${CANCEL_ORDER} undoes ${CREATE_ORDER}@1.0.0 (step orders, call ${short(1)})`,
+      `Cannot be undone: ${NOTE_CUSTOMER}@1.0.0 (step orders, call ${short(3)}) — ` +
+        `${NOTE_CUSTOMER}@1.0.0 declares no compensation`,
+    ]);
+    await shot(visitor.page, '14-run-compensate');
+    await confirm.getByRole('button', { name: 'Yes, compensate' }).click();
+    await visitor.page
+      .getByText('Compensation asked: 2 compensation steps added; 1 call cannot be undone.')
+      .waitFor();
+    for (const undo of ['undo:orders.0:1', 'undo:orders.1:1'])
+      await steps
+        .getByRole('listitem', { name: `Step ${undo}` })
+        // the step's own badge, not its call's
+        .locator('.run-step-head .badge.status-succeeded')
+        .waitFor({ timeout: 30_000 });
+    await visitor.page
+      .locator('.page-header .badge', { hasText: 'failed' })
+      .waitFor({ timeout: 15_000 });
+    const compensated = await runOf(ordersRun);
+    expect(compensated.status).toBe('failed');
+    expect(compensated.compensations).toEqual([
+      expect.objectContaining({
+        steps: ['undo:orders.0:1', 'undo:orders.1:1'],
+        cannot_be_undone: [
+          expect.objectContaining({ call_id: orderCalls[3]!.id, tool: NOTE_CUSTOMER }),
+        ],
+      }),
+    ]);
+    const undos = compensated.steps.filter((entry) => entry.kind === 'compensation');
+    expect(undos.map((entry) => [entry.compensates?.call_id, entry.calls[0]?.arguments])).toEqual([
+      [orderCalls[0]!.id, { order_id: 'order-2' }],
+      [orderCalls[1]!.id, { order_id: 'order-1' }],
+    ]);
+    // The shop saw the cancels in the reverse order of the orders.
+    expect(shop.effects.filter((effect) => !effect.startsWith('note:'))).toEqual([
+      'create:globex:order-1',
+      'create:acme:order-2',
+      'cancel:acme:order-2',
+      'cancel:globex:order-1',
+    ]);
     await visitor.page.goto(`${stack.consoleUrl}/runs`);
     await visitor.page.getByRole('link', { name: approvedRun.slice(0, 8) }).waitFor();
     await visitor.page.getByRole('link', { name: dropRun.slice(0, 8) }).waitFor();
@@ -663,6 +782,7 @@ function scenario(kind: StackKind): void {
       ['/runs', 'runs'],
       [`/runs/${approvedRun}`, 'run-succeeded'],
       [`/runs/${dropRun}`, 'run-cancelled'],
+      [`/runs/${ordersRun}`, 'run-compensated'],
       ['/audit', 'audit'],
       ['/slo', 'slo'],
       ['/cost', 'cost'],

@@ -65,9 +65,10 @@ const UNDOING_STEP_STATUSES = new Set<RunStep['status']>([
 
 /**
  * The completed calls that compensating `stepName` (scope `step`) or the whole run (scope `run`)
- * would undo, latest first as the gateway runs them: succeeded calls of plan steps and turns that
- * no compensation step has undone (or is undoing). Reads among them change nothing; which those
- * are only the tools' declarations tell.
+ * would undo: succeeded calls of plan steps and turns that no compensation step has undone (or is
+ * undoing), latest step first. The gateway orders them by when each call finished, which only the
+ * call records carry (the compensation preview reads them); reads among them change nothing, which
+ * only the tools' declarations tell.
  */
 export function callsToUndo(
   run: Run,

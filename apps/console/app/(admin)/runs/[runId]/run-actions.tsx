@@ -80,8 +80,9 @@ export function CancelRun({ run, onDone }: { run: Run; onDone: RunChanged }) {
   );
 }
 
+// The call's short id tells apart the calls of one tool in one step, as the timeline shows them.
 function callLabel({ step, call }: CompletedCall): string {
-  return `${call.tool}@${call.version} (step ${step.name})`;
+  return `${call.tool}@${call.version} (step ${step.name}, call ${call.id.slice(0, 8)})`;
 }
 
 /** What a compensation will do, said before it does. */

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { ConsoleRole, Run, RunTranscript } from '@toolgate/contract';
+import type { ConsoleRole, Run, RunStepCall, RunTranscript } from '@toolgate/contract';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { PathParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,10 +7,12 @@ import { SessionProvider } from '../../../components/session';
 import { formatMs } from '../../../lib/format';
 import { problem, respond, stubFetch, type Responder } from '../../../lib/testing/stub-fetch';
 import {
+  callId,
   callRecordOf,
   COMPENSATING_RUN,
   FAILED_RUN,
   RUN_ID,
+  stepCall,
   TOOL_NAMES,
   TOOLS,
   toolVersionOf,
@@ -117,8 +119,8 @@ describe('the run page', () => {
     showRun(COMPENSATING_RUN);
     const undo = await screen.findByRole('listitem', { name: 'Step compensate:ship:0' });
     expect(undo.textContent).toContain('compensation');
-    expect(undo.textContent).toContain('Undoes call 0c8e5d2b (reserve_stock@1.0.0) of step ship');
-    expect(within(undo).getByRole('link', { name: '0c8e5d2b' }).getAttribute('href')).toBe(
+    expect(undo.textContent).toContain('Undoes call 0c8e5d04 (reserve_stock@1.0.0) of step ship');
+    expect(within(undo).getByRole('link', { name: '0c8e5d04' }).getAttribute('href')).toBe(
       `/calls/${COMPENSATING_RUN.steps[2]!.calls[0]!.id}`,
     );
 
@@ -155,7 +157,9 @@ describe('the run page', () => {
       (await within(confirm).findByText(/This runs 1 compensating call; 0 calls cannot be undone/))
         .textContent,
     ).toBeTruthy();
-    expect(confirm.textContent).toContain('release_stock undoes reserve_stock@1.0.0 (step ship)');
+    expect(confirm.textContent).toContain(
+      'release_stock undoes reserve_stock@1.0.0 (step ship, call 0c8e5d04)',
+    );
 
     fireEvent.click(within(confirm).getByLabelText('the whole run (every step)'));
     await within(confirm).findByText(
@@ -166,9 +170,9 @@ describe('the run page', () => {
       .getAllByRole('listitem')
       .map((item) => item.textContent);
     expect(order).toEqual([
-      'release_stock undoes reserve_stock@1.0.0 (step ship)',
-      'refund_card undoes charge_card@1.0.0 (step charge)',
-      'Cannot be undone: send_email@1.0.0 (step charge) — send_email@1.0.0 declares no compensation',
+      'release_stock undoes reserve_stock@1.0.0 (step ship, call 0c8e5d04)',
+      'refund_card undoes charge_card@1.0.0 (step charge, call 0c8e5d02)',
+      'Cannot be undone: send_email@1.0.0 (step charge, call 0c8e5d03) — send_email@1.0.0 declares no compensation',
     ]);
 
     fireEvent.click(within(confirm).getByRole('button', { name: 'Yes, compensate' }));
@@ -182,6 +186,41 @@ describe('the run page', () => {
     const post = sent.find((request) => request.method === 'POST')!;
     expect(post.url).toBe(`/v1/runs/${RUN_ID}/compensate`);
     expect(post.body).toEqual({ scope: 'run', step: 'ship' });
+  });
+
+  it('forecasts the undos in the reverse order the calls finished, as the gateway runs them', async () => {
+    // Two reservations of one step ran side by side; the first one finished last.
+    const ship = FAILED_RUN.steps[2]!;
+    const second = { ...stepCall(7, 'reserve_stock'), index: 1 };
+    const run: Run = {
+      ...FAILED_RUN,
+      steps: FAILED_RUN.steps.map((step) =>
+        step === ship
+          ? { ...ship, calls: [ship.calls[0]!, second, { ...ship.calls[1]!, index: 2 }] }
+          : step,
+      ),
+    };
+    const finished = (call: RunStepCall, at: string) =>
+      respond(['GET', `/v1/calls/${call.id}`], 200, { ...callRecordOf(call), finished_at: at });
+    showRun(run, {
+      answers: [
+        finished(ship.calls[0]!, '2026-12-06T10:00:05.900Z'),
+        finished(second, '2026-12-06T10:00:05.300Z'),
+      ],
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Compensate…' }));
+    const confirm = screen.getByRole('group', { name: 'Confirm: compensate' });
+    await within(confirm).findByText(
+      /This runs 2 compensating calls, latest first; 0 calls cannot be undone/,
+    );
+    expect(
+      within(confirm)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      `release_stock undoes reserve_stock@1.0.0 (step ship, call ${callId(4).slice(0, 8)})`,
+      `release_stock undoes reserve_stock@1.0.0 (step ship, call ${callId(7).slice(0, 8)})`,
+    ]);
   });
 
   it("shows a refused action's problem title and detail", async () => {

@@ -17,6 +17,18 @@ export type CompensationPreview =
   | { state: 'ready'; undos: PlannedUndo[] };
 
 /**
+ * The gateway undoes calls in the reverse order they finished, which only the call records tell
+ * (the calls of one step run side by side and finish in any order); calls finished at the same
+ * instant keep the order they came in, step by step and latest place first, as the gateway's do.
+ */
+function latestFinishedFirst<TEntry extends { finishedAt: string | null }>(
+  entries: readonly TEntry[],
+): TEntry[] {
+  const at = (entry: TEntry) => (entry.finishedAt === null ? 0 : Date.parse(entry.finishedAt));
+  return [...entries].sort((left, right) => at(right) - at(left));
+}
+
+/**
  * What compensating `calls` would do, worked out as the gateway does: each call's tool version
  * (its ToolIR) says whether the call was a read, how it is undone, or that it cannot be.
  * `calls` is null while no one asks.
@@ -56,14 +68,19 @@ export function useCompensationPreview(calls: CompletedCall[] | null): Compensat
         });
         const ir = await irOf(record.tool.id, entry.call.version);
         const data = entry.call.result?.ok ? entry.call.result.data : undefined;
-        return {
+        const undo: PlannedUndo = {
           ...entry,
           plan: compensationFor(ir, { arguments: entry.call.arguments, result: data }),
         };
+        return { undo, finishedAt: record.finished_at };
       }),
     ).then(
-      (undos) => {
-        if (!signal.aborted) setPreview({ state: 'ready', undos });
+      (planned) => {
+        if (!signal.aborted)
+          setPreview({
+            state: 'ready',
+            undos: latestFinishedFirst(planned).map(({ undo }) => undo),
+          });
       },
       (error: unknown) => {
         if (!signal.aborted) setPreview({ state: 'failed', error });

@@ -26,11 +26,13 @@ const TOOLS = {
 } as const satisfies Record<string, { id: string; readonly?: boolean; undo?: string }>;
 type ToolName = keyof typeof TOOLS;
 
-function callId(index: number): string {
-  return `0c8e5d2b-6a3e-4f9c-8d4b-${String(index).padStart(12, '0')}`;
+/** Call ids differ in their first 8 characters too, as the console shows them short. */
+export function callId(index: number): string {
+  const digits = String(index).padStart(2, '0');
+  return `0c8e5d${digits}-6a3e-4f9c-8d4b-${String(index).padStart(12, '0')}`;
 }
 
-function stepCall(
+export function stepCall(
   index: number,
   tool: ToolName,
   status: RunStepCall['status'] = 'succeeded',
