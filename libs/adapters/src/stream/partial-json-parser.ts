@@ -119,6 +119,7 @@ const enum State {
   AfterValue,
   /** The top-level value is complete. */
   Done,
+  // From here on, states inside a token, which a chunk boundary can cut (see `carry`).
   String,
   Escape,
   Unicode,
@@ -225,6 +226,13 @@ class IncrementalJsonParser implements PartialJsonParser {
   private keyLength = 0;
   private keyPlain = true;
   /**
+   * The chunk holding the open key's latest piece, from `keyPieceFrom` to its end ('' when none): a
+   * key cut by a chunk boundary is kept as a reference, so a key cut once (most are) is compared with
+   * the key cache in place, with no slice or concatenation. Earlier pieces are in `text`.
+   */
+  private keyPiece = '';
+  private keyPieceFrom = 0;
+  /**
    * The open string's text changed since it was last written into the value (true when it opens).
    * A flag rather than a length comparison: the text is a cons, sliced or flat string by turns, and
    * reading `length` across that many string shapes is a megamorphic load at every push.
@@ -232,8 +240,14 @@ class IncrementalJsonParser implements PartialJsonParser {
   private textChanged = false;
   private hexCount = 0;
   private hexValue = 0;
-  /** The number's text from earlier chunks, needed only when it is not decoded from its digits. */
+  /**
+   * The number's text from earlier chunks, needed only when it is not decoded from its digits: the
+   * chunk holding its latest piece (from `numberPieceFrom`; '' when none) and the pieces before it.
+   * Kept as a reference, so a number cut by a chunk boundary costs no slice unless its text is read.
+   */
   private numberText = '';
+  private numberPiece = '';
+  private numberPieceFrom = 0;
   private numberState: Phase = Phase.Minus;
   private negative = false;
   /** The number's digits as an integer (exact while at most 15 digits), its decimal scale and exponent. */
@@ -257,36 +271,59 @@ class IncrementalJsonParser implements PartialJsonParser {
   }
 
   push(chunk: string): PartialJson {
-    if (this.failure !== null) throw this.failure;
-    if (this.ended)
-      throw new InvalidJsonError({
-        position: this.offset,
-        found: chunk.slice(0, 1),
-        expected: ['end of input'],
-      });
-    if (!this.snapshots) this.logLength = 0;
+    // The per-chunk path is kept small (rare work in helpers) so that a caller's loop can inline it.
+    if (this.failure !== null || this.ended) throw this.refusal(chunk);
+    const snapshots = this.snapshots;
+    if (!snapshots) this.logLength = 0;
     const logStart = this.logLength;
     const state = this.scan(chunk);
-    // Carry the unfinished token over to the next chunk.
-    if (state === State.String) this.appendTail(chunk, this.tailStart);
-    else if (state === State.KeyString) {
-      this.keyLength += chunk.length - this.tailStart;
-      this.appendTail(chunk, this.tailStart);
-    } else if (state === State.Number) this.numberText += chunk.slice(this.tailStart);
     this.state = state;
+    if (state >= State.String) this.carry(chunk, state);
     this.offset += chunk.length;
-    if (this.textChanged && this.partialStrings && !this.inKey && isInString(state)) {
+    if (snapshots) return this.snapshot(logStart);
+    const live = this.live;
+    live.value = this.root;
+    live.done = this.done;
+    live.to = this.logLength;
+    live.paths = undefined;
+    return live;
+  }
+
+  /** The error for a push after a failure or after `end()`. */
+  private refusal(chunk: string): Error {
+    if (this.failure !== null) return this.failure;
+    return new InvalidJsonError({
+      position: this.offset,
+      found: chunk.slice(0, 1),
+      expected: ['end of input'],
+    });
+  }
+
+  /**
+   * Carries the unfinished token over to the next chunk (from `tailStart`) and shows an open
+   * string's new prefix in the value.
+   */
+  private carry(chunk: string, state: State): void {
+    if (state === State.KeyString) {
+      this.carryKey(chunk, this.tailStart);
+      return;
+    }
+    if (state === State.Number) {
+      if (this.numberPiece !== '') this.numberText += this.numberPiece.slice(this.numberPieceFrom);
+      this.numberPiece = chunk;
+      this.numberPieceFrom = this.tailStart;
+      return;
+    }
+    if (state === State.String) this.appendTail(chunk, this.tailStart);
+    // A literal has nothing to carry; an escape inside a key shows nothing.
+    else if (state === State.Literal || this.inKey) return;
+    if (this.textChanged && this.partialStrings) {
       this.textChanged = false;
       this.place(this.text);
     }
-    if (!this.snapshots) {
-      const live = this.live;
-      live.value = this.root;
-      live.done = this.done;
-      live.to = this.logLength;
-      live.paths = undefined;
-      return live;
-    }
+  }
+
+  private snapshot(logStart: number): PartialJson {
     const result = new PartialJsonResult(this.root, this.done, this.log);
     result.from = logStart;
     result.to = this.logLength;
@@ -362,17 +399,30 @@ class IncrementalJsonParser implements PartialJsonParser {
               this.keyLength += index - segment;
               const key =
                 this.text === '' && this.held === ''
-                  ? this.keyFromChunk(chunk, segment, index)
+                  ? this.keyPiece === ''
+                    ? this.keyFromChunk(chunk, segment, index)
+                    : this.takeCutKey(chunk, segment, index)
                   : this.takeKey(chunk, segment, index);
               frame.key = key;
               // Only a 9-unit key, or one with escapes, can be `__proto__`: most keys skip the comparison.
               frame.protoKey = (this.keyLength === 9 || !this.keyPlain) && key === PROTO_KEY;
               index++;
-              state = State.Colon;
+              // Compact JSON puts the ':' right after the key, often followed by a string: take them
+              // here rather than on more turns of the loop.
+              if (index < length && chunk.charCodeAt(index) === 58) {
+                index++;
+                if (index < length && chunk.charCodeAt(index) === 34) {
+                  this.openString();
+                  index++;
+                  segment = index;
+                  state = State.String;
+                } else state = State.Value;
+              } else state = State.Colon;
               continue;
             }
             if (code !== 92) throw this.fail(chunk, index, ['string character', '"']);
             this.keyPlain = false;
+            if (this.keyPiece !== '') this.flushKeyPiece();
             this.appendSegment(chunk, segment, index);
             index++;
             state = State.Escape;
@@ -560,11 +610,7 @@ class IncrementalJsonParser implements PartialJsonParser {
               case State.ObjectFirst:
               case State.Key: {
                 if (code === 34) {
-                  this.inKey = true;
-                  this.text = '';
-                  this.keyHash = 0;
-                  this.keyLength = 0;
-                  this.keyPlain = true;
+                  this.openKey();
                   segment = index + 1;
                   state = State.KeyString;
                 } else if (code === 125 && state === State.ObjectFirst) {
@@ -589,9 +635,7 @@ class IncrementalJsonParser implements PartialJsonParser {
               case State.ArrayFirst: {
                 index++;
                 if (code === 34) {
-                  this.inKey = false;
-                  this.text = '';
-                  this.textChanged = true;
+                  this.openString();
                   segment = index;
                   state = State.String;
                 } else if (code === 123 || code === 91) {
@@ -629,6 +673,7 @@ class IncrementalJsonParser implements PartialJsonParser {
                   this.numberState = digit ? (code === 48 ? Phase.Zero : Phase.Int) : Phase.Minus;
                   this.negative = !digit;
                   this.numberText = '';
+                  this.numberPiece = '';
                   this.mantissa = digit ? code - 48 : 0;
                   this.digits = digit ? 1 : 0;
                   this.scale = 0;
@@ -688,7 +733,17 @@ class IncrementalJsonParser implements PartialJsonParser {
         log[logLength + 1] = slot;
       }
       logLength += 2;
-      state = State.AfterValue;
+      // Likewise the ',' after a member, and the next key's quote.
+      if (index < length && chunk.charCodeAt(index) === 44) {
+        index++;
+        if (top.isArray) state = State.Value;
+        else if (index < length && chunk.charCodeAt(index) === 34) {
+          this.openKey();
+          index++;
+          segment = index;
+          state = State.KeyString;
+        } else state = State.Key;
+      } else state = State.AfterValue;
     }
 
     this.logLength = logLength;
@@ -741,8 +796,10 @@ class IncrementalJsonParser implements PartialJsonParser {
    * the text, which for anything but an integer is a call into the runtime.
    */
   private numberValue(chunk: string, from: number, to: number): number {
-    const text = this.numberText;
+    let text = this.numberText;
+    if (this.numberPiece !== '') text += this.numberPiece.slice(this.numberPieceFrom);
     this.numberText = '';
+    this.numberPiece = '';
     const power = this.scale + (this.negativeExponent ? -this.exponent : this.exponent);
     if (this.digits <= 15 && power >= -22 && power <= 22) {
       const magnitude =
@@ -754,6 +811,22 @@ class IncrementalJsonParser implements PartialJsonParser {
       return this.negative ? -magnitude : magnitude;
     }
     return Number(text + chunk.slice(from, to));
+  }
+
+  /** Opens an object key; the caller sets `segment` to its first unit. */
+  private openKey(): void {
+    this.inKey = true;
+    this.text = '';
+    this.keyHash = 0;
+    this.keyLength = 0;
+    this.keyPlain = true;
+  }
+
+  /** Opens a string value; the caller sets `segment` to its first unit. */
+  private openString(): void {
+    this.inKey = false;
+    this.text = '';
+    this.textChanged = true;
   }
 
   private startLiteral(literal: string, value: boolean | null): void {
@@ -808,6 +881,48 @@ class IncrementalJsonParser implements PartialJsonParser {
     this.held = character;
   }
 
+  /** Carries the open key's part of this chunk over to the next one (see `keyPiece`). */
+  private carryKey(chunk: string, from: number): void {
+    const length = chunk.length;
+    if (from === length) return;
+    this.keyLength += length - from;
+    if (this.keyPiece !== '') this.flushKeyPiece();
+    this.keyPiece = chunk;
+    this.keyPieceFrom = from;
+  }
+
+  private flushKeyPiece(): void {
+    const piece = this.keyPiece;
+    this.keyPiece = '';
+    this.appendSegment(piece, this.keyPieceFrom, piece.length);
+  }
+
+  /**
+   * The finished key that began in the previous chunk (`keyPiece`) and ends at `chunk[from, to)`,
+   * without escapes: the cached string when its units match both pieces, else their concatenation.
+   */
+  private takeCutKey(chunk: string, from: number, to: number): string {
+    const piece = this.keyPiece;
+    const pieceFrom = this.keyPieceFrom;
+    this.keyPiece = '';
+    const length = this.keyLength;
+    const pieceLength = piece.length - pieceFrom;
+    if (length > KEY_CACHE_MAX_LENGTH) return piece.slice(pieceFrom) + chunk.slice(from, to);
+    const slot = keySlot(this.keyHash, length);
+    if (KEY_LENGTHS[slot] === length) {
+      const cached = KEY_STRINGS[slot] as string;
+      let same = true;
+      for (let unit = 0; same && unit < pieceLength; unit++)
+        same = cached.charCodeAt(unit) === piece.charCodeAt(pieceFrom + unit);
+      for (let unit = 0; same && unit < to - from; unit++)
+        same = cached.charCodeAt(pieceLength + unit) === chunk.charCodeAt(from + unit);
+      if (same) return cached;
+    }
+    const key = piece.slice(pieceFrom) + chunk.slice(from, to);
+    rememberKey(slot, key, length);
+    return key;
+  }
+
   /** The finished key `chunk[from, to)`, without escapes and all in this chunk (see the key cache). */
   private keyFromChunk(chunk: string, from: number, to: number): string {
     const length = to - from;
@@ -827,6 +942,7 @@ class IncrementalJsonParser implements PartialJsonParser {
    * known one (compared whole, as it is a new string anyway).
    */
   private takeKey(chunk: string, from: number, to: number): string {
+    if (this.keyPiece !== '') this.flushKeyPiece();
     const key = this.takeString(chunk, from, to);
     const length = this.keyLength;
     if (!this.keyPlain || length > KEY_CACHE_MAX_LENGTH) return key;
