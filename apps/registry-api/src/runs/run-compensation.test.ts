@@ -12,7 +12,10 @@ import {
 } from './run-compensation';
 
 const WRITE = { readonly: false, destructive: false, idempotent: false };
-const createOrder = ToolIRFactory.from({ id: 't1', name: 'create_order' })
+const createOrder = ToolIRFactory.from({
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'create_order',
+})
   .with({
     behavior: WRITE,
     compensation: {
@@ -22,10 +25,16 @@ const createOrder = ToolIRFactory.from({ id: 't1', name: 'create_order' })
     },
   })
   .build();
-const sendEmail = ToolIRFactory.from({ id: 't2', name: 'send_email' })
+const sendEmail = ToolIRFactory.from({
+  id: '00000000-0000-4000-8000-000000000002',
+  name: 'send_email',
+})
   .with({ behavior: WRITE })
   .build();
-const lookUp = ToolIRFactory.from({ id: 't3', name: 'look_up' }).build();
+const lookUp = ToolIRFactory.from({
+  id: '00000000-0000-4000-8000-000000000003',
+  name: 'look_up',
+}).build();
 const TOOLS = new Map<string, ToolIR>(
   [createOrder, sendEmail, lookUp].map((tool) => [tool.name, ToolIRSchema.parse(tool)]),
 );
