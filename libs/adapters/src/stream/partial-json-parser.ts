@@ -363,10 +363,22 @@ class IncrementalJsonParser implements PartialJsonParser {
         switch (state) {
           case State.String: {
             let code = 0;
-            while (index < length) {
-              code = chunk.charCodeAt(index);
-              if (code === 34 || code === 92 || code < 32) break;
-              index++;
+            for (;;) {
+              while (index < length) {
+                code = chunk.charCodeAt(index);
+                if (code === 34 || code === 92 || code < 32) break;
+                index++;
+              }
+              // A one-letter escape whose letter is in this chunk is taken here, with the text
+              // before it, rather than on two more turns of the loop (escape-dense strings).
+              if (code !== 92 || index + 1 >= length) break;
+              const letter = chunk.charCodeAt(index + 1);
+              const escaped = letter < 128 ? ESCAPED_TEXT[letter] : undefined;
+              if (escaped === undefined) break;
+              this.appendEscaped(index === segment ? '' : chunk.slice(segment, index), escaped);
+              index += 2;
+              segment = index;
+              code = 0;
             }
             if (index === length) continue;
             if (code === 34) {
@@ -859,6 +871,16 @@ class IncrementalJsonParser implements PartialJsonParser {
     }
   }
 
+  /** Appends the text before a one-letter escape and the escape's text (never a surrogate). */
+  private appendEscaped(before: string, escaped: string): void {
+    if (this.held !== '') {
+      this.text += this.held;
+      this.held = '';
+    }
+    this.text += before === '' ? escaped : before + escaped;
+    this.textChanged = true;
+  }
+
   private appendUnit(unit: number): void {
     const character = String.fromCharCode(unit);
     if (unit >= 0xd800 && unit <= 0xdbff) {
@@ -1083,6 +1105,11 @@ for (const [letter, unit] of [
   ['u', -2],
 ] as const)
   ESCAPED_UNITS[letter.charCodeAt(0)] = unit;
+/** The text of each one-letter escape (`\\n` -> a newline), by its letter; `u` is not one. */
+const ESCAPED_TEXT: Array<string | undefined> = Array.from({ length: 128 }, (_, code) => {
+  const unit = ESCAPED_UNITS[code] as number;
+  return unit >= 0 ? String.fromCharCode(unit) : undefined;
+});
 
 /** The value of a hex digit, -1 for any other ASCII code. */
 const HEX_VALUES = new Int8Array(128).fill(-1);
