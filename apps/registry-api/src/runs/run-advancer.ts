@@ -430,7 +430,11 @@ export class RunAdvancer {
     for (const [index, planned] of (step.plannedCalls ?? []).entries()) {
       // A call a retry kept stands as recorded under its earlier attempt.
       if (callAttemptOf(step, index) !== step.attempt) continue;
-      const resolved = resolveStepReferences(planned.arguments, lookup);
+      // A compensating call's arguments were copied from a finished call: values, never references.
+      const resolved =
+        step.compensates === null
+          ? resolveStepReferences(planned.arguments, lookup)
+          : { ok: true as const, arguments: planned.arguments };
       if (!resolved.ok) return this.failStep(step, resolved.reason);
       indexes.push(index);
       calls.push({

@@ -22,6 +22,7 @@ let noteCustomer: TestTool;
 let lookUp: TestTool;
 const orders = new Map<string, string>();
 const effects: string[] = [];
+const memos: unknown[] = [];
 const refusing = new Set<string>();
 let nextOrder = 0;
 
@@ -51,7 +52,8 @@ beforeAll(async () => {
       const id = `order-${++nextOrder}`;
       orders.set(id, customer);
       effects.push(`create:${customer}`);
-      return { order_id: id };
+      // An upstream's data may look like a plan's reference; a compensation copies it as it is.
+      return { order_id: id, memo: { $ref: { step: 'elsewhere', call: 0, pointer: '' } } };
     })
     .registerBuiltin('cancel_order', (args) => {
       const id = String(args['order_id']);
@@ -59,6 +61,7 @@ beforeAll(async () => {
       if (customer === undefined) throw new Error(`no order ${id}`);
       orders.delete(id);
       effects.push(`cancel:${customer}:${String(args['reason'])}`);
+      memos.push(args['memo']);
       return { cancelled: id };
     })
     .registerBuiltin('note_customer', (args) => {
@@ -73,7 +76,11 @@ beforeAll(async () => {
     behavior: WRITE,
     parameters: {
       type: 'object',
-      properties: { order_id: { type: 'string' }, reason: { type: 'string' } },
+      properties: {
+        order_id: { type: 'string' },
+        reason: { type: 'string' },
+        memo: { type: 'object' },
+      },
       required: ['order_id'],
     },
   });
@@ -95,6 +102,7 @@ beforeAll(async () => {
       arguments: {
         order_id: { from: '/result/order_id' },
         reason: { value: 'compensated' },
+        memo: { from: '/result/memo' },
       },
     },
   });
@@ -260,6 +268,7 @@ describe('compensation', () => {
     expect(
       after.steps.filter((entry) => entry.kind === 'compensation').map((e) => e.status),
     ).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(memos.at(-1)).toEqual({ $ref: { step: 'elsewhere', call: 0, pointer: '' } });
     expect(effects.filter((effect) => effect.includes('saga-'))).toEqual([
       `create:${customers[0]}`,
       `create:${customers[2]}`,
