@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CallsService, wireResultOf } from '../calls/calls.service';
 import { GatewayHost } from '../calls/gateway-host';
 import { ToolException } from '../problem/tool.exception';
-import { callAttemptOf, planCompensation } from './run-compensation';
+import { callAttemptOf, planCompensation, uncompensatedCalls } from './run-compensation';
 import {
   FINAL_RUN_STATUSES,
   PlanConflict,
@@ -182,19 +182,19 @@ export class RunAdvancer {
     const target = steps.find((entry) => entry.step.name === request.target)?.step;
     if (target === undefined)
       throw new ToolException('not_found', `Run ${run.id} has no step "${request.target}".`);
+    const scoped = {
+      target,
+      scope: request.scope,
+      requestedBy: request.requestedBy,
+      now: new Date(),
+    };
+    // Only the calls the compensation may undo need their tool versions read.
     const tools = new Map<string, ToolIR>();
-    for (const { calls } of steps) {
-      for (const row of calls) {
-        if (row.status !== 'succeeded') continue;
-        const record = await this.gateway.calls.getCall(row.id);
-        if (record !== undefined) tools.set(row.id, record.tool);
-      }
+    for (const { row } of uncompensatedCalls(steps, scoped)) {
+      const record = await this.gateway.calls.getCall(row.id);
+      if (record !== undefined) tools.set(row.id, record.tool);
     }
-    const planned = planCompensation(
-      steps,
-      { target, scope: request.scope, requestedBy: request.requestedBy, now: new Date() },
-      (row) => tools.get(row.id),
-    );
+    const planned = planCompensation(steps, scoped, (row) => tools.get(row.id));
     const added = await this.runs.addCompensation(run.id, { ...planned, from });
     if (added) {
       this.logger.log(

@@ -40,6 +40,25 @@ export function isInEffect(row: CallRow, compensations: ReadonlyMap<string, RunS
   return row.status === 'succeeded' && compensations.get(row.id)?.status !== 'succeeded';
 }
 
+/** The completed calls in the request's scope that no compensation covers yet. */
+export function uncompensatedCalls(
+  steps: readonly StepCallsView[],
+  request: Pick<CompensationRequest, 'target' | 'scope'>,
+): Array<{ step: RunStepRow; row: CallRow; index: number }> {
+  const compensations = compensationsByCall(steps);
+  return steps
+    .filter(({ step }) =>
+      request.scope === 'step'
+        ? step.id === request.target.id
+        : step.compensates === null && step.position <= request.target.position,
+    )
+    .flatMap(({ step, calls }) =>
+      calls
+        .map((row, index) => ({ step, row, index }))
+        .filter(({ row }) => row.status === 'succeeded' && !compensations.has(row.id)),
+    );
+}
+
 /**
  * Plans a compensation: the completed calls in scope that are not compensated yet, latest first,
  * each undone by its tool's declared compensation as one step, chained so they run one at a time.
@@ -51,17 +70,7 @@ export function planCompensation(
   request: CompensationRequest,
   toolOf: (row: CallRow) => ToolIR | undefined,
 ): { steps: NewCompensationStep[]; report: StoredCompensation } {
-  const compensations = compensationsByCall(steps);
-  const inScope = steps.filter(({ step }) =>
-    request.scope === 'step'
-      ? step.id === request.target.id
-      : step.compensates === null && step.position <= request.target.position,
-  );
-  const done = inScope.flatMap(({ step, calls }) =>
-    calls
-      .map((row, index) => ({ step, row, index }))
-      .filter(({ row }) => row.status === 'succeeded' && !compensations.has(row.id)),
-  );
+  const done = uncompensatedCalls(steps, request);
   // Latest first: the reverse of the order the writes took effect.
   done.sort(
     (left, right) =>
