@@ -337,6 +337,9 @@ describe('createPartialJsonParser', () => {
       ['[1e]', 3, ']'],
       ['"\\x"', 2, 'x'],
       ['"\\u12g4"', 5, 'g'],
+      ['{"k\\n\\u00e9\\q":1}', 12, 'q'],
+      ['"a\\n\\u00e9\\uD83D\\u12x4"', 20, 'x'],
+      ['"\\t\\u0041\u0002"', 9, '\u0002'],
       ['[tru e]', 4, ' '],
       ['{"a":1]', 6, ']'],
       ['[1}', 2, '}'],
@@ -367,6 +370,28 @@ describe('createPartialJsonParser', () => {
         expect(details?.expected.length).toBeGreaterThan(0);
         // The error is sticky.
         expect(() => parser.push('1')).toThrow(InvalidJsonError);
+      },
+    );
+
+    it.each(cases.filter((entry) => entry[1] >= 0))(
+      '%j fails at %i on %j also whole and split at any point',
+      (text, position, found) => {
+        // Whole-chunk paths (escapes decoded in one go, compact punctuation) report the same place.
+        for (let split = 0; split <= text.length; split++) {
+          const parser = createPartialJsonParser();
+          let error: unknown;
+          try {
+            parser.push(text.slice(0, split));
+            parser.push(text.slice(split));
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error, `split at ${split}`).toBeInstanceOf(InvalidJsonError);
+          expect((error as InvalidJsonError).details, `split at ${split}`).toMatchObject({
+            position,
+            found,
+          });
+        }
       },
     );
 
