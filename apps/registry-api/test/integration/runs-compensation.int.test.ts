@@ -405,6 +405,45 @@ describe('compensation', () => {
     refusing.clear();
   });
 
+  it("compensates a turn by the name the run shows for it, whatever its Idempotency-Key's characters", async () => {
+    const id = await createRun('react');
+    // Visible ASCII beyond a plan step name's letters: the turn's step is `turn:<key>`.
+    const key = 'order/7=ab+c';
+    const posted = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/turns`,
+      key: team.key,
+      headers: { 'idempotency-key': key },
+      body: {
+        provider: 'openai-chat',
+        payload: openAIChatMessage([
+          {
+            id: 'call_turn_key',
+            name: createOrder.name,
+            arguments: JSON.stringify({ customer: 'turn-key-0' }),
+          },
+        ]),
+        wait_ms: 10_000,
+      },
+    });
+    expect(posted.status, posted.text).toBe(200);
+    expect((await getRun(id)).steps.map((step) => step.name)).toEqual([`turn:${key}`]);
+
+    const compensated = await api.request({
+      method: 'POST',
+      url: `/v1/runs/${id}/compensate`,
+      key: team.key,
+      body: { step: `turn:${key}` },
+    });
+    expect(compensated.status, compensated.text).toBe(202);
+    expect((compensated.body as RunBody).compensations.at(-1)).toMatchObject({
+      steps: [`undo:turn:${key}.0:1`],
+    });
+    const after = await waitForRun(id, (run) => run.status === 'running');
+    expect(after.steps.find((step) => step.kind === 'compensation')?.status).toBe('succeeded');
+    expect(effects).toContain('cancel:turn-key-0:compensated');
+  });
+
   it('refuses to compensate a run with nothing stopped, and a run that ended', async () => {
     const id = await createRun('plan');
     await postPlan(id, [

@@ -79,6 +79,16 @@ const StepNameSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits, `_`, `.`, `:` and `-` only');
 
+/**
+ * A step the run already has, as `steps[].name` shows it: a plan step's name, or a turn's, which
+ * is `turn:<Idempotency-Key>` (any visible ASCII) when the turn came with one.
+ */
+const ExistingStepNameSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'a step name as the run shows it (visible ASCII)');
+
 export const CreateRunSchema = z.strictObject({
   conversation_id: z.string().min(1).max(256).optional(),
   mode: RunModeSchema,
@@ -251,7 +261,7 @@ export const CreatePlanSchema = z.strictObject({
 export type CreatePlanInput = z.output<typeof CreatePlanSchema>;
 
 export const RunDecisionSchema = z.strictObject({
-  step: StepNameSchema,
+  step: ExistingStepNameSchema,
   action: z.enum(['retry', 'skip', 'fail']).meta({
     description:
       "`retry` runs again the step's calls whose effect is not in place (those that failed, and those a compensation undid; a call that succeeded and stands is kept, not repeated), under new idempotency keys; `skip` lets dependents go on without it; `fail` ends the run.",
@@ -259,7 +269,7 @@ export const RunDecisionSchema = z.strictObject({
 });
 
 export const CompensateRunSchema = z.strictObject({
-  step: StepNameSchema.optional().meta({
+  step: ExistingStepNameSchema.optional().meta({
     description: "The step whose completed writes to undo; the run's `failed_step` when absent.",
   }),
   scope: z.enum(['step', 'run']).default('step').meta({
