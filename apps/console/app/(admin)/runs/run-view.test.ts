@@ -29,8 +29,31 @@ describe('what a run takes', () => {
     expect(canCancel(FAILED_RUN)).toBe(false);
     expect(canCancel(COMPENSATING_RUN)).toBe(true);
     expect(canCompensate(FAILED_RUN)).toBe(true);
-    expect(canCompensate({ status: 'awaiting_decision' })).toBe(true);
+    expect(canCompensate({ ...FAILED_RUN, status: 'awaiting_decision' })).toBe(true);
     expect(canCompensate(COMPENSATING_RUN)).toBe(false);
+    // A ReAct run is compensated between turns.
+    expect(canCompensate({ ...FAILED_RUN, mode: 'react', status: 'running' })).toBe(true);
+    expect(canCompensate({ ...FAILED_RUN, status: 'running' })).toBe(false);
+  });
+
+  it('stops offering compensation once every completed call is undone', () => {
+    const undoneAll = {
+      ...FAILED_RUN,
+      steps: [
+        ...FAILED_RUN.steps,
+        ...callsToUndo(FAILED_RUN, null, 'run').map(({ step, call }, index) => ({
+          ...step,
+          name: `undo:${step.name}.${call.index}:1`,
+          kind: 'compensation' as const,
+          status: 'succeeded' as const,
+          position: 100 + index,
+          calls: [],
+          compensates: { step: step.name, call_id: call.id, tool: call.tool, version: '1.0.0' },
+        })),
+      ],
+    };
+    expect(callsToUndo(undoneAll, null, 'run')).toEqual([]);
+    expect(canCompensate(undoneAll)).toBe(false);
     expect(FAILED_RUN.steps.filter((step) => takesDecision(FAILED_RUN, step))).toHaveLength(1);
   });
 });

@@ -15,8 +15,15 @@ export function canCancel(run: Pick<Run, 'status'>): boolean {
   return !ENDED_RUN_STATUSES.has(run.status);
 }
 
-export function canCompensate(run: Pick<Run, 'status'>): boolean {
-  return STOPPED_RUN_STATUSES.has(run.status);
+/**
+ * Whether compensating can do anything now: the run stopped (or runs ReAct turns, which the gateway
+ * compensates between turns), and some completed call of it is not undone yet. Whether that call is
+ * a write only the tools' declarations tell, so a run of reads still offers it (the forecast says so).
+ */
+export function canCompensate(run: Run): boolean {
+  const open =
+    STOPPED_RUN_STATUSES.has(run.status) || (run.mode === 'react' && run.status === 'running');
+  return open && callsToUndo(run, null, 'run').length > 0;
 }
 
 /** Whether `step` takes a retry, skip or fail decision now. */
