@@ -704,7 +704,7 @@ function scenario(kind: StackKind): void {
       .getByText(/This cancels the run: its 1 unfinished call is cancelled/)
       .waitFor();
     await visitor.page.getByRole('button', { name: 'Yes, cancel run' }).click();
-    await visitor.page.getByText('The run was cancelled.').waitFor();
+    await visitor.page.getByRole('status').filter({ hasText: 'The run was cancelled.' }).waitFor();
     await visitor.page.locator('.page-header .badge', { hasText: 'cancelled' }).waitFor();
     expect(await runStatus(dropRun)).toBe('cancelled');
 
