@@ -27,6 +27,31 @@ describe('resolveStepReferences', () => {
     });
   });
 
+  it('passes a {"$literal": value} on as the value itself, a $ref-shaped one included', () => {
+    const shaped = { $ref: { step: 'find', call: 0, pointer: '/result/order/id' } };
+    const args = {
+      literal: { $literal: shaped },
+      nested: [{ $literal: { inner: shaped, n: 1 } }],
+      // Only an object with the one key is a literal: this one is an ordinary object.
+      ordinary: { $literal: 1, other: { $ref: { step: 'find', pointer: '/arguments/number' } } },
+      resolved: shaped,
+    };
+    expect(resolveStepReferences(args, lookup)).toEqual({
+      ok: true,
+      arguments: {
+        literal: shaped,
+        nested: [{ inner: shaped, n: 1 }],
+        ordinary: { $literal: 1, other: 42 },
+        resolved: 'ord_42',
+      },
+    });
+    // Plan validation checks the references a literal does not hold.
+    expect(findStepReferences(args).map(({ path }) => path)).toEqual([
+      '/ordinary/other',
+      '/resolved',
+    ]);
+  });
+
   it('fails on a pointer that names nothing, or a call that is not there, naming which', () => {
     expect(
       resolveStepReferences({ id: { $ref: { step: 'find', pointer: '/result/nope' } } }, lookup),

@@ -13,6 +13,18 @@ export interface ReferencedCall {
   error: unknown;
 }
 
+/**
+ * `{"$literal": value}` in planned arguments stands for `value` as written, references and all:
+ * the way to pass an object that has the shape of a `$ref` (or contains one) to a tool.
+ */
+function literalOf(value: unknown): { value: unknown } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === '$literal'
+    ? { value: (value as { $literal: unknown }).$literal }
+    : undefined;
+}
+
 /** Reads an argument value as a step reference; undefined for any other value. */
 export function stepReferenceOf(value: unknown): StepReference | undefined {
   if (typeof value !== 'object' || value === null || !('$ref' in value)) return undefined;
@@ -27,6 +39,7 @@ export function findStepReferences(
 ): Array<{ path: string; reference: StepReference }> {
   const reference = stepReferenceOf(value);
   if (reference !== undefined) return [{ path, reference }];
+  if (literalOf(value) !== undefined) return [];
   if (Array.isArray(value)) {
     return value.flatMap((item, index) => findStepReferences(item, `${path}/${index}`));
   }
@@ -73,6 +86,8 @@ export function resolveStepReferences(
       }
       return resolved;
     }
+    const literal = literalOf(value);
+    if (literal !== undefined) return literal.value;
     if (Array.isArray(value)) return value.map(resolve);
     if (typeof value === 'object' && value !== null) {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item)]));

@@ -243,7 +243,7 @@ export const PlanCallSchema = z.strictObject({
   version: VersionSpecSchema.optional(),
   arguments: z.record(z.string(), z.unknown()).meta({
     description:
-      'The arguments; any value may be a `{"$ref": {step, call, pointer}}` to an earlier step\'s result.',
+      'The arguments; any value may be a `{"$ref": {step, call, pointer}}` to an earlier step\'s result, and `{"$literal": value}` passes `value` on as written (an object shaped like a `$ref` included).',
   }),
 });
 export type PlanCall = z.infer<typeof PlanCallSchema>;
