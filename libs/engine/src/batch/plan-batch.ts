@@ -1,5 +1,7 @@
 import {
   canonicalJson,
+  parseJsonPointer,
+  resolveJsonPointer,
   resourceKeyOf as declaredResourceOf,
   ToolgateError,
 } from '@toolgate/toolir';
@@ -38,19 +40,6 @@ export interface BatchPlan {
   order: string[];
 }
 
-function readPointer(document: unknown, pointer: string): unknown {
-  if (pointer === '') return document;
-  if (!pointer.startsWith('/')) return undefined;
-  let current: unknown = document;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key))
-      return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
 /**
  * The resource a non-readonly call writes: the resource its tool's `concurrency` declares
  * (`resource:<type>:<id>`, shared by every tool declaring that type); else
@@ -64,7 +53,8 @@ export function resourceKeyOf(call: ToolCallIR, tool: ToolIR): string | undefine
   if (declared !== undefined) return `resource:${declared}`;
   const pointer = tool.provider_hints?.['toolgate']?.['resource_key'];
   if (typeof pointer === 'string') {
-    const value = readPointer(call.arguments, pointer);
+    const tokens = parseJsonPointer(pointer);
+    const value = tokens === undefined ? undefined : resolveJsonPointer(call.arguments, tokens);
     if (value !== undefined) return `${pointer}=${canonicalJson(value)}`;
   }
   return `tool:${tool.name}`;
