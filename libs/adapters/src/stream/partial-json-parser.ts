@@ -1149,6 +1149,7 @@ for (const [letter, unit] of [
   ['u', -2],
 ] as const)
   ESCAPED_UNITS[letter.charCodeAt(0)] = unit;
+
 /** The value of a hex digit, -1 for any other ASCII code. */
 const HEX_VALUES = new Int8Array(128).fill(-1);
 for (let digit = 0; digit < 16; digit++) {
